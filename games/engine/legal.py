@@ -1,0 +1,53 @@
+"""The moves players may make now (not moderators' moves, not the passing of a deadline)."""
+
+import random
+
+from .actions import Action
+from .constants import BALLOTS, SeatStatus, Step
+from .legislature import veto_allowed
+from .powers import power_targets
+from .state import GameState
+from .terms import eligible_chancellors
+
+_POWER_STEPS = (Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
+
+
+def legal_actions(g: GameState) -> list[Action]:
+    """Every move a player may make now, ballot changes included, in seat order."""
+    step = g.step
+    if step == Step.NOMINATE:
+        return [Action("nominate", g.president, target) for target in eligible_chancellors(g)]
+    if step in (Step.VOTE, Step.EXECUTION_VOTE):
+        return [
+            Action("vote", seat, choice=ballot)
+            for seat, s in enumerate(g.seats)
+            if s.status == SeatStatus.ALIVE
+            for ballot in BALLOTS
+        ]
+    if step == Step.DISCARD:
+        return [Action("discard", g.president, choice=card) for card in sorted(set(g.hand))]
+    if step == Step.ENACT:
+        moves = [Action("enact", g.chancellor, choice=card) for card in sorted(set(g.hand))]
+        if veto_allowed(g):
+            moves.append(Action("veto", g.chancellor))
+        return moves
+    if step == Step.VETO_REPLY:
+        return [Action("veto_reply", g.president, choice=answer) for answer in (True, False)]
+    if step in _POWER_STEPS:
+        return [Action(str(step), g.president, target) for target in power_targets(g, step)]
+    return []
+
+
+def random_move(g: GameState, rnd: random.Random) -> Action:
+    """A random legal move owed now, drawn without listing them all (for random play and benchmarks):
+    in a vote, a ballot from someone who has not voted yet."""
+    step = g.step
+    if step in (Step.VOTE, Step.EXECUTION_VOTE):
+        voters = [i for i, s in enumerate(g.seats) if s.status == SeatStatus.ALIVE and i not in g.votes]
+        seat = rnd.choice(voters) if voters else rnd.choice(g.living())
+        return Action("vote", seat, choice=BALLOTS[rnd.getrandbits(1)])
+    if step == Step.DISCARD:
+        return Action("discard", g.president, choice=rnd.choice(g.hand))
+    if step == Step.ENACT and not (veto_allowed(g) and rnd.getrandbits(2) == 0):
+        return Action("enact", g.chancellor, choice=rnd.choice(g.hand))
+    return rnd.choice(legal_actions(g))

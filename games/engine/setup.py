@@ -1,0 +1,91 @@
+"""Setting up a game (R1, R3, R4, R8): seats, roles, the deck and the first presidential candidate."""
+
+from collections import Counter
+
+from .common import emit
+from .constants import (
+    DECK_FASCISTS,
+    DECK_LIBERALS,
+    DECK_SIZE,
+    FASCIST,
+    LIBERAL,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROLE_COUNTS,
+    Role,
+)
+from .errors import InvalidSetup
+from .rng import Rng
+from .rounds import start_first_round
+from .settings import Settings
+from .state import GameState, Seat
+
+
+def new_game(
+    players: list[str],
+    *,
+    seed: int = 0,
+    roles: dict[str, str] | None = None,
+    deck: list[str] | None = None,
+    first_president: str | None = None,
+    settings: Settings | None = None,
+    reshuffles: list[list[str]] = (),
+) -> GameState:
+    """A game ready for its first nomination. Whatever is not given is drawn from `seed`, in this order:
+    roles, deck, first president."""
+    _check_players(players)
+    rng = Rng(seed)
+    role_of = _check_roles(players, roles) if roles is not None else deal_roles(players, rng)
+    if deck is None:
+        deck = [LIBERAL] * DECK_LIBERALS + [FASCIST] * DECK_FASCISTS
+        rng.shuffle(deck)
+    else:
+        _check_deck(deck)
+    if first_president is None:
+        first = rng.below(len(players))
+    elif first_president in players:
+        first = players.index(first_president)
+    else:
+        raise InvalidSetup(f"first_president {first_president!r} is not one of the players")
+    g = GameState(settings or Settings(), [Seat(name, role_of[name]) for name in players], list(deck), rng)
+    g.preset_reshuffles = [list(order) for order in reshuffles]
+    emit(g, "game_started", players=list(players))
+    start_first_round(g, first)
+    return g
+
+
+def deal_roles(players: list[str], rng: Rng) -> dict[str, Role]:
+    """R1: the role counts for the table size, dealt at random."""
+    liberals, fascists = ROLE_COUNTS[len(players)]
+    deal = [Role.LIBERAL] * liberals + [Role.FASCIST] * fascists + [Role.HITLER]
+    rng.shuffle(deal)
+    return dict(zip(players, deal, strict=True))
+
+
+def _check_players(players: list[str]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidSetup(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    if any(not isinstance(name, str) or not name for name in players):
+        raise InvalidSetup("every player needs a non-empty name")
+    if len(set(players)) != len(players):
+        raise InvalidSetup("player names must be distinct")
+
+
+def _check_roles(players: list[str], roles: dict[str, str]) -> dict[str, Role]:
+    if set(roles) != set(players):
+        raise InvalidSetup("roles must name every player, and only them")
+    valid = {str(role) for role in Role}
+    if any(role not in valid for role in roles.values()):
+        raise InvalidSetup("a role is liberal, fascist or hitler")
+    liberals, fascists = ROLE_COUNTS[len(players)]
+    expected = {Role.LIBERAL: liberals, Role.FASCIST: fascists, Role.HITLER: 1}
+    counts = Counter(Role(role) for role in roles.values())
+    if counts != expected:
+        raise InvalidSetup(f"{len(players)} players are {liberals} liberals, {fascists} fascists and Hitler (R1)")
+    return {name: Role(role) for name, role in roles.items()}
+
+
+def _check_deck(deck: list[str]) -> None:
+    counts = Counter(deck)
+    if len(deck) != DECK_SIZE or counts[LIBERAL] != DECK_LIBERALS or counts[FASCIST] != DECK_FASCISTS:
+        raise InvalidSetup(f"the deck is {DECK_SIZE} cards: {DECK_LIBERALS} L and {DECK_FASCISTS} F (R4)")

@@ -1,0 +1,196 @@
+"""Replay scripts (../shared/REPLAY.md): one game as data, played through the rules engine.
+
+Pure Python like the engine: `manage.py replay` is a thin wrapper, and tests call `replay_script` directly.
+"""
+
+from dataclasses import dataclass, field
+
+from .engine import (
+    Action,
+    GameState,
+    IllegalAction,
+    InvalidSetup,
+    Settings,
+    apply,
+    new_game,
+    player_view,
+    secret_view,
+    summary,
+)
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+
+# type -> {field: kind}; kinds: "name" (a non-empty string), "ballot", "policy", "bool".
+ACTION_FIELDS = {
+    "nominate": {"by": "name", "target": "name"},
+    "vote": {"by": "name", "vote": "ballot"},
+    "discard": {"by": "name", "policy": "policy"},
+    "enact": {"by": "name", "policy": "policy"},
+    "veto": {"by": "name"},
+    "veto_reply": {"by": "name", "accept": "bool"},
+    "investigate": {"by": "name", "target": "name"},
+    "special_election": {"by": "name", "target": "name"},
+    "execute": {"by": "name", "target": "name"},
+    "timeout": {},
+    "absence": {"by": "name", "away": "bool"},
+    "substitute": {"name": "name"},
+    "excuse": {"player": "name"},
+    "exile": {"player": "name"},
+    "replace": {"player": "name", "name": "name"},
+    "cancel": {},
+}
+_KIND_VALUES = {"ballot": ("ja", "nein"), "policy": ("L", "F")}
+
+
+class ScriptError(ValueError):
+    """The script is not a valid script (exit status 2)."""
+
+
+@dataclass
+class Script:
+    players: list[str]
+    roles: dict | None = None
+    deck: list[str] | None = None
+    first_president: str | None = None
+    seed: int = 0
+    settings: Settings = field(default_factory=Settings)
+    reshuffles: list[list[str]] = field(default_factory=list)
+    actions: list[dict] = field(default_factory=list)
+
+
+def parse_script(data) -> Script:
+    """Check the whole script's shape before anything is played; raise ScriptError when it is invalid."""
+    if not isinstance(data, dict):
+        raise ScriptError("a script is a JSON object")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise ScriptError("players must be a list of non-empty names")
+    roles = _optional(data, "roles", dict, "an object of player: role")
+    deck = _optional(data, "deck", list, "a list of cards")
+    first = _optional(data, "first_president", str, "a player's name")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScriptError("seed must be an integer")
+    reshuffles = _optional(data, "reshuffles", list, "a list of card lists") or []
+    if not all(isinstance(order, list) and all(c in ("L", "F") for c in order) for order in reshuffles):
+        raise ScriptError("each reshuffle is a list of cards, L or F")
+    actions = _optional(data, "actions", list, "a list of actions") or []
+    for index, action in enumerate(actions):
+        _check_action_shape(index, action)
+    try:
+        settings = Settings.from_dict(data.get("settings") or {})
+    except InvalidSetup as error:
+        raise ScriptError(str(error)) from None
+    return Script(players, roles, deck, first, seed, settings, reshuffles, actions)
+
+
+def _optional(data: dict, key: str, kind: type, what: str):
+    value = data.get(key)
+    if value is not None and not isinstance(value, kind):
+        raise ScriptError(f"{key} must be {what}")
+    return value
+
+
+def _check_action_shape(index: int, action) -> None:
+    where = f"action {index}"
+    if not isinstance(action, dict):
+        raise ScriptError(f"{where} is not an object")
+    fields = ACTION_FIELDS.get(action.get("type"))
+    if fields is None:
+        raise ScriptError(f"{where} has an unknown type {action.get('type')!r}")
+    for name, kind in fields.items():
+        if name not in action:
+            raise ScriptError(f"{where} ({action['type']}) needs {name!r}")
+        value = action[name]
+        if kind == "bool":
+            ok = isinstance(value, bool)
+        elif kind == "name":
+            ok = isinstance(value, str) and value != ""
+        else:
+            ok = value in _KIND_VALUES[kind]
+        if not ok:
+            raise ScriptError(f"{where} ({action['type']}) has an invalid {name!r}: {value!r}")
+
+
+def start(script: Script) -> GameState:
+    try:
+        return new_game(
+            script.players,
+            seed=script.seed,
+            roles=script.roles,
+            deck=script.deck,
+            first_president=script.first_president,
+            settings=script.settings,
+            reshuffles=script.reshuffles,
+        )
+    except InvalidSetup as error:
+        raise ScriptError(str(error)) from None
+
+
+def to_action(g: GameState, step: dict) -> Action:
+    """The engine's move for one script action (its shape already checked); a name with no seat is illegal."""
+    fields = ACTION_FIELDS[step["type"]]
+    seat = _seat_finder(g)
+    player = "target" if "target" in fields else "player"
+    return Action(
+        step["type"],
+        by=seat(step["by"]) if "by" in fields else None,
+        target=seat(step[player]) if player in fields else None,
+        choice=next((step[key] for key in _CHOICE_FIELDS if key in fields), None),
+        name=step["name"] if "name" in fields else None,
+    )
+
+
+_CHOICE_FIELDS = ("vote", "policy", "accept", "away")
+
+
+def _seat_finder(g: GameState):
+    def seat(name: str) -> int:
+        for index, s in enumerate(g.seats):
+            if s.name == name:
+                return index
+        if name in g.former_names:
+            raise IllegalAction(f"{name} no longer holds a seat in this game.")
+        raise IllegalAction(f"{name} is not a player in this game.")
+
+    return seat
+
+
+def play(script: Script) -> tuple[GameState, dict | None]:
+    """Apply every action in order; stop at the first illegal one and say which."""
+    g = start(script)
+    for index, step in enumerate(script.actions):
+        try:
+            if g.over:
+                raise IllegalAction("The game is over.")
+            apply(g, to_action(g, step))
+        except IllegalAction as error:
+            return g, {"index": index, "message": str(error)}
+        except InvalidSetup as error:
+            raise ScriptError(f"action {index}: {error}") from None
+    return g, None
+
+
+def replay_script(data, *, view: str | None = None, reveal: bool = False) -> tuple[int, dict]:
+    """Play a script and build the output object of REPLAY.md, with its exit status."""
+    try:
+        g, error = play(parse_script(data))
+        output = {"ok": error is None, "error": error, "state": summary(g), "events": list(g.events)}
+        if view is not None:
+            output["private"] = private_view_of(g, view)
+    except ScriptError as error:
+        return EXIT_INVALID, invalid_output(str(error))
+    if reveal:
+        output["secret"] = secret_view(g)
+    return (EXIT_OK if error is None else EXIT_ILLEGAL), output
+
+
+def private_view_of(g: GameState, name: str) -> dict:
+    for index, seat in enumerate(g.seats):
+        if seat.name == name:
+            return player_view(g, index)
+    raise ScriptError(f"--view: {name!r} is not in the game")
+
+
+def invalid_output(message: str) -> dict:
+    return {"ok": False, "error": {"index": None, "message": message}, "state": None}
