@@ -29,7 +29,7 @@ test: lint
 	$(VENV)/bin/pytest
 
 bench: $(STAMP)
-	$(PY) -m games.engine.bench
+	$(PY) manage.py bench_engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,6 +1,6 @@
 """The moves players may make now (not moderators' moves, not the passing of a deadline)."""
 
-import random
+from typing import TYPE_CHECKING
 
 from .actions import Action
 from .constants import BALLOTS, SeatStatus, Step
@@ -8,6 +8,9 @@ from .legislature import veto_allowed
 from .powers import power_targets
 from .state import GameState
 from .terms import eligible_chancellors
+
+if TYPE_CHECKING:
+    import random
 
 _POWER_STEPS = (Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
 
@@ -38,14 +41,19 @@ def legal_actions(g: GameState) -> list[Action]:
     return []
 
 
-def random_move(g: GameState, rnd: random.Random) -> Action:
-    """A random legal move owed now, drawn without listing them all (for random play and benchmarks):
-    in a vote, a ballot from someone who has not voted yet."""
+def random_move(g: GameState, rnd: "random.Random") -> Action:
+    """A random legal move owed now, drawn without listing them all (for random play and benchmarks).
+
+    In a vote the first living player who has not voted casts a random ballot: ballots are secret until the
+    vote closes, so the order in which they come changes nothing.
+    """
     step = g.step
     if step in (Step.VOTE, Step.EXECUTION_VOTE):
-        voters = [i for i, s in enumerate(g.seats) if s.status == SeatStatus.ALIVE and i not in g.votes]
-        seat = rnd.choice(voters) if voters else rnd.choice(g.living())
-        return Action("vote", seat, choice=BALLOTS[rnd.getrandbits(1)])
+        votes = g.votes
+        for seat, s in enumerate(g.seats):
+            if s.status == SeatStatus.ALIVE and seat not in votes:
+                return Action("vote", seat, choice=BALLOTS[rnd.getrandbits(1)])
+        return Action("vote", rnd.choice(g.living()), choice=BALLOTS[rnd.getrandbits(1)])
     if step == Step.DISCARD:
         return Action("discard", g.president, choice=rnd.choice(g.hand))
     if step == Step.ENACT and not (veto_allowed(g) and rnd.getrandbits(2) == 0):

@@ -11,7 +11,7 @@ def cast_ballot(g: GameState, seat: int, ballot: str) -> None:
     """R11: a secret ballot, changeable until the vote closes; T1: it closes at once when all have voted."""
     g.votes[seat] = ballot
     mark_made(g.seats[seat])
-    if g.settings.close_vote_early and len(g.votes) == sum(1 for s in g.seats if s.status == SeatStatus.ALIVE):
+    if g.settings.close_vote_early and len(g.votes) == [s.status for s in g.seats].count(SeatStatus.ALIVE):
         close_vote(g)
 
 
