@@ -1,6 +1,6 @@
 """The moves players may make now (not moderators' moves, not the passing of a deadline)."""
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .actions import Action
 from .constants import BALLOTS, SeatStatus, Step
@@ -9,8 +9,14 @@ from .powers import power_targets
 from .state import GameState
 from .terms import eligible_chancellors
 
-if TYPE_CHECKING:
-    import random
+
+class RandomSource(Protocol):
+    """What random play needs of the caller's generator (random.Random has it)."""
+
+    def choice(self, seq): ...
+
+    def getrandbits(self, k: int) -> int: ...
+
 
 _POWER_STEPS = (Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
 
@@ -41,7 +47,7 @@ def legal_actions(g: GameState) -> list[Action]:
     return []
 
 
-def random_move(g: GameState, rnd: "random.Random") -> Action:
+def random_move(g: GameState, rnd: RandomSource) -> Action:
     """A random legal move owed now, drawn without listing them all (for random play and benchmarks).
 
     In a vote the first living player who has not voted casts a random ballot: ballots are secret until the

@@ -12,7 +12,7 @@ FASCIST_FIRST = "F" * 11 + "LLLLLL"
 
 
 def roles_for(n: int) -> dict[str, str]:
-    roles = {name: "liberal" for name in NAMES[:n]}
+    roles = dict.fromkeys(NAMES[:n], "liberal")
     roles["bob"] = "fascist"
     roles["cat"] = "hitler"
     for name in _EXTRA_FASCISTS[n]:

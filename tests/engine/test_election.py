@@ -79,7 +79,7 @@ def test_r11_ballots_secret_until_the_vote_closes_then_revealed_with_names():
     act(g, "vote", "ann", choice="ja")
     assert [e for e in g.events if e["type"] == "vote_closed"] == []
     vote_all(g, "nein")
-    closed = [e for e in g.events if e["type"] == "vote_closed"][0]
+    closed = next(e for e in g.events if e["type"] == "vote_closed")
     assert closed["ballots"] == {"ann": "ja", "bob": "nein", "cat": "nein", "dan": "nein", "eve": "nein"}
 
 

@@ -42,8 +42,15 @@ def test_r17_only_the_government_sees_the_cards():
     ann = player_view(g, seat(g, "ann"))["hands"]
     bob = player_view(g, seat(g, "bob"))["hands"]
     assert ann == [
-        {"round": 1, "veto": None, "enacted": "L", "role": "president", "drawn": ["L", "F", "F"], "discarded": "F",
-         "passed": ["L", "F"]}
+        {
+            "round": 1,
+            "veto": None,
+            "enacted": "L",
+            "role": "president",
+            "drawn": ["L", "F", "F"],
+            "discarded": "F",
+            "passed": ["L", "F"],
+        }
     ]
     assert bob[0]["received"] == ["L", "F"] and bob[0]["discarded"] == "F"
     for other in ("cat", "dan", "eve"):

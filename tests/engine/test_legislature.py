@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalAction, player_view, secret_view
 
-from .helpers import act, elect, fail_election, govern, legislate, make_game, seat, state
+from .helpers import act, elect, fail_election, govern, make_game, seat, state
 
 
 def five_fascist_policies(**settings):

@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalAction, player_view
 
-from .helpers import act, elect, fail_election, govern, make_game, seat, state, vote_all
+from .helpers import act, elect, fail_election, govern, make_game, seat, state
 
 
 def test_e2_missing_a_ballot_is_a_miss_counted_when_the_round_ends():

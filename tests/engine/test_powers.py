@@ -108,7 +108,7 @@ def test_r23_execution_kills_and_does_not_reveal():
     act(g, "execute", "dan", "eve")
     s = state(g)
     assert (s["dead"], s["alive"]) == (["eve"], ["ann", "bob", "cat", "dan"])
-    executed = [e for e in g.events if e["type"] == "executed"][0]
+    executed = next(e for e in g.events if e["type"] == "executed")
     assert "role" not in executed
     act(g, "nominate", "ann", "bob")
     with pytest.raises(IllegalAction, match="eve is dead"):

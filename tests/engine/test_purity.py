@@ -21,8 +21,5 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_engine_imports_no_django_and_no_clock():
-    offenders = {
-        path.name: imported_modules(path) & FORBIDDEN
-        for path in ENGINE.glob("*.py")
-    }
+    offenders = {path.name: imported_modules(path) & FORBIDDEN for path in ENGINE.glob("*.py")}
     assert {name: mods for name, mods in offenders.items() if mods} == {}

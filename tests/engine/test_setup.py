@@ -25,7 +25,7 @@ def test_r1_five_to_ten_players(players):
 
 
 def test_r1_roles_must_match_the_table():
-    roles = {name: "liberal" for name in NAMES[:5]}
+    roles = dict.fromkeys(NAMES[:5], "liberal")
     roles["bob"] = "hitler"
     with pytest.raises(InvalidSetup, match="R1"):
         new_game(NAMES[:5], roles=roles)
