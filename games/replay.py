@@ -68,7 +68,8 @@ def parse_script(data) -> Script:
     roles = _optional(data, "roles", dict, "an object of player: role")
     deck = _optional(data, "deck", list, "a list of cards")
     first = _optional(data, "first_president", str, "a player's name")
-    seed = data.get("seed", 0)
+    seed = data.get("seed")
+    seed = 0 if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ScriptError("seed must be an integer")
     reshuffles = _optional(data, "reshuffles", list, "a list of card lists") or []
@@ -77,8 +78,9 @@ def parse_script(data) -> Script:
     actions = _optional(data, "actions", list, "a list of actions") or []
     for index, action in enumerate(actions):
         _check_action_shape(index, action)
+    settings = _optional(data, "settings", dict, "an object of setting: value") or {}
     try:
-        settings = Settings.from_dict(data.get("settings") or {})
+        settings = Settings.from_dict(settings)
     except InvalidSetup as error:
         raise ScriptError(str(error)) from None
     return Script(players, roles, deck, first, seed, settings, reshuffles, actions)
@@ -95,7 +97,8 @@ def _check_action_shape(index: int, action) -> None:
     where = f"action {index}"
     if not isinstance(action, dict):
         raise ScriptError(f"{where} is not an object")
-    fields = ACTION_FIELDS.get(action.get("type"))
+    kind = action.get("type")
+    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise ScriptError(f"{where} has an unknown type {action.get('type')!r}")
     for name, kind in fields.items():

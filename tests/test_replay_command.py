@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from games.replay import replay_script
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "scenarios"
 
@@ -153,3 +155,30 @@ def test_needs_no_database(tmp_path):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"actions": [{"type": ["nominate"]}]}, "unknown type"),
+        ({"deck": [["L"]] * 17}, "a card is L or F"),
+        (
+            {
+                "roles": {
+                    "ann": ["liberal"],
+                    "bob": "fascist",
+                    "cat": "hitler",
+                    "dan": "fascist",
+                    **dict.fromkeys(("eve", "fay", "gus"), "liberal"),
+                }
+            },
+            "a role is liberal, fascist or hitler",
+        ),
+        ({"settings": []}, "settings must be an object"),
+        ({"settings": 0}, "settings must be an object"),
+    ],
+)
+def test_oddly_typed_values_are_invalid_not_crashes(change, message):
+    status, output = replay_script(script(**change))
+    assert status == 2
+    assert message in output["error"]["message"]

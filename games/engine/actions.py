@@ -39,7 +39,7 @@ def apply(g: GameState, action: Action) -> list[dict]:
     if handler is None:
         raise IllegalAction(f"Unknown move {action.type!r}.")
     for seat in (action.by, action.target):
-        if seat is not None and not 0 <= seat < len(g.seats):
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(g.seats)):
             raise IllegalAction(f"There is no seat {seat} in this game.")
     if action.by is None and action.type in _MOVES_BY_A_PLAYER:
         raise IllegalAction(f"A {action.type.replace('_', ' ')} needs the player who makes it.")
@@ -115,7 +115,9 @@ def _timeout(g: GameState, a: Action) -> None:
 def _absence(g: GameState, a: Action) -> None:
     require_not_over(g)
     participation.require_living_player(g, a.by, "announce an absence")
-    participation.set_absence(g, a.by, bool(a.choice))
+    if not isinstance(a.choice, bool):
+        raise IllegalAction("An absence starts (true) or ends (false).")
+    participation.set_absence(g, a.by, a.choice)
 
 
 def _substitute(g: GameState, a: Action) -> None:
@@ -164,7 +166,7 @@ def _target(a: Action) -> int:
 
 
 def _name(a: Action) -> str:
-    if not a.name:
+    if not isinstance(a.name, str) or not a.name:
         raise IllegalAction("A name is needed.")
     return a.name
 

@@ -4,6 +4,7 @@ from typing import Protocol
 
 from .actions import Action
 from .constants import BALLOTS, SeatStatus, Step
+from .errors import IllegalAction
 from .legislature import veto_allowed
 from .powers import power_targets
 from .state import GameState
@@ -54,6 +55,8 @@ def random_move(g: GameState, rnd: RandomSource) -> Action:
     vote closes, so the order in which they come changes nothing.
     """
     step = g.step
+    if step == Step.GAME_OVER:
+        raise IllegalAction("The game is over.")
     if step in (Step.VOTE, Step.EXECUTION_VOTE):
         votes = g.votes
         for seat, s in enumerate(g.seats):

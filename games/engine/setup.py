@@ -75,7 +75,7 @@ def _check_roles(players: list[str], roles: dict[str, str]) -> dict[str, Role]:
     if set(roles) != set(players):
         raise InvalidSetup("roles must name every player, and only them")
     valid = {str(role) for role in Role}
-    if any(role not in valid for role in roles.values()):
+    if any(not isinstance(role, str) or role not in valid for role in roles.values()):
         raise InvalidSetup("a role is liberal, fascist or hitler")
     liberals, fascists = ROLE_COUNTS[len(players)]
     expected = {Role.LIBERAL: liberals, Role.FASCIST: fascists, Role.HITLER: 1}
@@ -86,6 +86,8 @@ def _check_roles(players: list[str], roles: dict[str, str]) -> dict[str, Role]:
 
 
 def _check_deck(deck: list[str]) -> None:
+    if not all(isinstance(card, str) and card in (LIBERAL, FASCIST) for card in deck):
+        raise InvalidSetup("a card is L or F")
     counts = Counter(deck)
     if len(deck) != DECK_SIZE or counts[LIBERAL] != DECK_LIBERALS or counts[FASCIST] != DECK_FASCISTS:
         raise InvalidSetup(f"the deck is {DECK_SIZE} cards: {DECK_LIBERALS} L and {DECK_FASCISTS} F (R4)")

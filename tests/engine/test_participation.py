@@ -194,3 +194,9 @@ def test_e1_round_counts_candidacies():
     act(g, "discard", "ann", choice="F")
     act(g, "enact", "bob", choice="F")
     assert state(g)["round"] == 2
+
+
+def test_e4_absence_must_say_start_or_end():
+    g = make_game()
+    with pytest.raises(IllegalAction, match="starts"):
+        act(g, "absence", "ann", choice="no")
