@@ -56,6 +56,7 @@ def public_view(g: GameState) -> dict:
     view["power_track"] = [None if power is None else str(power) for power in POWER_TRACK[g.players_at_start]]
     view["veto_unlocked"] = g.fascist_policies >= 5
     view["step_number"] = g.step_number
+    view["legislative_session"] = in_legislative_session(g)
     view["players"] = [
         {
             "seat": i,
@@ -72,6 +73,11 @@ def public_view(g: GameState) -> dict:
     if g.over:
         view["reveal"] = secret_view(g)
     return view
+
+
+def in_legislative_session(g: GameState) -> bool:
+    """R18: from the draw until the policy is enacted or vetoed (the site closes the thread then)."""
+    return g.step in (Step.DISCARD, Step.ENACT, Step.VETO_REPLY)
 
 
 def player_view(g: GameState, seat: int) -> dict:
