@@ -4,8 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
+# The suite runs on PostgreSQL when it answers here (as in CI), else on SQLite with PostgreSQL-only tests skipped.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench bench-deadlines clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +17,9 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	mkdir -p var/broker/processed
 	$(PY) manage.py migrate --no-input
-	$(PY) manage.py runserver $(HOST)
+	HOST=$(HOST) $(VENV)/bin/honcho start
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -26,10 +30,21 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 
 test: lint
-	$(VENV)/bin/pytest
+	@if $(PY) -m tests.services postgres "$(TEST_DATABASE_URL)"; then \
+		echo "make test: PostgreSQL answers: the suite runs on $(TEST_DATABASE_URL)"; \
+		DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
+	else \
+		echo "make test: PostgreSQL does not answer at $(TEST_DATABASE_URL): running on SQLite; PostgreSQL-only tests are skipped"; \
+		REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
+	fi
 
 bench: $(STAMP)
 	$(PY) manage.py bench_engine
 
+bench-deadlines: $(STAMP)
+	-psql "$(dir $(TEST_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(TEST_DATABASE_URL))" 2>/dev/null
+	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py migrate --no-input -v0
+	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_deadlines --games 10000
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis var

@@ -77,7 +77,7 @@ def parse_script(data) -> Script:
         raise ScriptError("each reshuffle is a list of cards, L or F")
     actions = _optional(data, "actions", list, "a list of actions") or []
     for index, action in enumerate(actions):
-        _check_action_shape(index, action)
+        check_action_shape(action, f"action {index}")
     settings = _optional(data, "settings", dict, "an object of setting: value") or {}
     try:
         settings = Settings.from_dict(settings)
@@ -93,8 +93,8 @@ def _optional(data: dict, key: str, kind: type, what: str):
     return value
 
 
-def _check_action_shape(index: int, action) -> None:
-    where = f"action {index}"
+def check_action_shape(action, where: str = "the action") -> None:
+    """REPLAY.md's first kind of wrong: an action whose shape is wrong. Raises ScriptError."""
     if not isinstance(action, dict):
         raise ScriptError(f"{where} is not an object")
     kind = action.get("type")

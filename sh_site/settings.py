@@ -107,6 +107,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.sweep_deadlines",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+        # A sweep that could not start in time is dropped: the next one does the same work.
+        "options": {"expires": SWEEP_INTERVAL_SECONDS},
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

@@ -1,9 +1,37 @@
 import os
 
+import pytest
+from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
+
+from tests.services import answers
 
 # CI caps the property tests; a developer can ask for more with HYPOTHESIS_PROFILE=thorough.
 settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+IN_CI = bool(os.environ.get("CI"))
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+
+
+def _missing(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI must run this test: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _services(request):
+    """`postgres` and `redis` markers: skipped where the service is missing, except in CI, where it fails."""
+    if request.node.get_closest_marker("postgres"):
+        if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+            _missing("needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)")
+    if request.node.get_closest_marker("redis") and not answers(REDIS_URL, 6379):
+        _missing(f"needs Redis at {REDIS_URL}")
+
+
+def pytest_configure(config):
+    # Password hashing is made slow on purpose; the tests need no such protection.
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

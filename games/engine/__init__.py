@@ -6,7 +6,7 @@ game is fully determined by its set-up and its list of moves. See events.py for 
 """
 
 from .actions import ACTION_TYPES, Action, apply
-from .constants import Party, Power, Role, Step
+from .constants import Party, Power, Role, SeatStatus, Step
 from .errors import IllegalAction, InvalidSetup
 from .legal import legal_actions, random_move
 from .settings import Settings
@@ -23,6 +23,7 @@ __all__ = [
     "Party",
     "Power",
     "Role",
+    "SeatStatus",
     "Settings",
     "Step",
     "apply",

@@ -32,6 +32,7 @@ EVENT_TYPES = {
     "nein, passed",
     "executed": "a player was executed, role unrevealed (R23); president, target",
     "deadline_passed": "the current step's deadline passed and its outcome applies (T4); step",
+    "round_missed": "a player missed the round that just ended (E2, E3); player, missed_rounds: in a row",
     "warned": "a player missed a round: one more in a row and they are exiled (E7); player, missed_rounds",
     "exiled": "a player was exiled (E3, E5, E8); player, reason: missed_rounds or moderator",
     "substituted": "a substitute took an exiled player's seat (E5); player (the newcomer), replaces",

@@ -69,6 +69,7 @@ def _close_round(g: GameState) -> None:
         if seat.status == SeatStatus.ALIVE:
             if seat.missed and not seat.excused:
                 seat.missed_rounds += 1
+                emit(g, "round_missed", player=seat.name, missed_rounds=seat.missed_rounds)
                 if seat.missed_rounds == 1:
                     emit(g, "warned", player=seat.name, missed_rounds=1)  # E7
             elif not (seat.missed or seat.excused_miss) and seat.made:

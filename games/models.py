@@ -1,0 +1,260 @@
+"""Games that live for weeks: their settings, seats, persisted engine state, logs, deadlines and absences.
+
+Every change to these rows goes through games.services, in one transaction with the game row locked.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .engine import Settings as EngineSettings
+
+DAY = 24
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open for sign-ups")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+        CLOSED = "closed", _("Closed unfilled")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public: listed in the lobby, readable by anyone")
+        UNLISTED = "unlisted", _("Unlisted: readable by anyone with the link")
+
+    class MissingVote(models.TextChoices):
+        ABSTAIN = "abstain", _("Not counted")
+        NEIN = "nein", _("Counted as Nein")
+
+    class NominationTimeout(models.TextChoices):
+        FAIL = "fail", _("The candidacy is lost")
+        RANDOM = "random", _("A random eligible nominee")
+
+    class PowerTimeout(models.TextChoices):
+        FORFEIT = "forfeit", _("The power is forfeited")
+        RANDOM = "random", _("A random legal target")
+
+    name = models.CharField(_("name"), max_length=100)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="games_created"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    player_count = models.PositiveSmallIntegerField(
+        _("players"), default=7, validators=[MinValueValidator(5), MaxValueValidator(10)]
+    )
+
+    # Rules variants and timeout outcomes (RULES.md R3, R15, R18, R23, T1, T4).
+    hitler_blind_small = models.BooleanField(_("Hitler blind in 5-6 player games"), default=False)
+    tracker_resets_on_election = models.BooleanField(_("election tracker resets on election"), default=False)
+    execution_vote = models.BooleanField(_("executions need a vote"), default=False)
+    close_vote_early = models.BooleanField(_("close the vote when everyone has voted"), default=True)
+    quiet_legislature = models.BooleanField(_("thread closed during legislative sessions"), default=True)
+    missing_vote = models.CharField(max_length=10, choices=MissingVote.choices, default=MissingVote.ABSTAIN)
+    nomination_timeout = models.CharField(
+        max_length=10, choices=NominationTimeout.choices, default=NominationTimeout.FAIL
+    )
+    power_timeout = models.CharField(max_length=10, choices=PowerTimeout.choices, default=PowerTimeout.FORFEIT)
+
+    # Durations in hours (T1-T3), counted from when the step (for T1's vote: the round) began.
+    nomination_hours = models.PositiveIntegerField(default=2 * DAY)
+    election_hours = models.PositiveIntegerField(default=7 * DAY)
+    discard_hours = models.PositiveIntegerField(default=1 * DAY)
+    legislative_hours = models.PositiveIntegerField(default=2 * DAY)
+    veto_reply_hours = models.PositiveIntegerField(default=1 * DAY)
+    veto_enact_hours = models.PositiveIntegerField(default=1 * DAY)
+    power_hours = models.PositiveIntegerField(default=2 * DAY)
+    execution_vote_hours = models.PositiveIntegerField(default=2 * DAY)
+    # Durations shorter than an hour, for demonstrations: when set, every duration above counts in minutes.
+    minute_durations = models.BooleanField(default=False)
+    deadline_hour = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(23)], help_text=_("deadlines move to this hour")
+    )
+    time_zone = models.CharField(max_length=64, default="UTC")
+
+    # Participation (E4, E6) and the lobby.
+    absence_notice_hours = models.PositiveIntegerField(default=DAY)
+    absence_max_days = models.PositiveIntegerField(default=7)
+    exile_lookback_games = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("refuse players exiled in any of their last N games")
+    )
+    lobby_days = models.PositiveSmallIntegerField(default=14)
+
+    # The running game.
+    seed = models.BigIntegerField(null=True, blank=True)
+    setup = models.JSONField(null=True, blank=True, help_text="the replay script's set-up (players, seed, ...)")
+    state = models.JSONField(null=True, blank=True, help_text="the engine's GameState, without its event log")
+    step_number = models.PositiveIntegerField(default=0)
+    event_count = models.PositiveIntegerField(default=0)
+    action_count = models.PositiveIntegerField(default=0)
+    round_started_at = models.DateTimeField(null=True, blank=True)
+    session_started_at = models.DateTimeField(null=True, blank=True)
+    step_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    winner = models.CharField(max_length=10, blank=True)
+    win_reason = models.CharField(max_length=20, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    lobby_closes_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="game_due_idx"),
+            models.Index(fields=["status", "lobby_closes_at"], name="game_lobby_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+    def get_absolute_url(self) -> str:
+        return f"/games/{self.pk}/"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    def engine_settings(self) -> EngineSettings:
+        return EngineSettings(
+            hitler_blind_small=self.hitler_blind_small,
+            tracker_resets_on_election=self.tracker_resets_on_election,
+            execution_vote=self.execution_vote,
+            close_vote_early=self.close_vote_early,
+            missing_vote=self.missing_vote,
+            nomination_timeout=self.nomination_timeout,
+            power_timeout=self.power_timeout,
+        )
+
+    def duration(self, name: str) -> timedelta:
+        """One of the durations above (`nomination`, `election`, ...) as a timedelta."""
+        amount = getattr(self, f"{name}_hours")
+        return timedelta(minutes=amount) if self.minute_durations else timedelta(hours=amount)
+
+
+class Seat(models.Model):
+    """A person's place in a game: a player's seat, or a substitute waiting for one (E5).
+
+    `number` is the engine's seat index. Several rows may share a number over a game's life (a substitute
+    or a replacement takes the seat); the one with `active` set holds it now.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_substitute = models.BooleanField(default=False)
+    active = models.BooleanField(default=True, help_text="holds the seat now, or waits as a substitute")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    rounds_missed = models.PositiveIntegerField(default=0, help_text="every round missed in this game (E6)")
+    exiled_at = models.DateTimeField(null=True, blank=True)
+    exile_reason = models.CharField(max_length=200, blank=True)
+    replaced_at = models.DateTimeField(null=True, blank=True)
+    resign_requested_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(
+                fields=["game", "number"], condition=models.Q(active=True), name="seat_one_active_holder"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game_id} (seat {self.number})"
+
+
+class GameEvent(models.Model):
+    """The public game log, append-only: one row per engine event (games.engine.events)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    index = models.PositiveIntegerField()
+    step_number = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="event_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.index} {self.type}"
+
+
+class ActionRecord(models.Model):
+    """Every move applied to a game, in order, as a replay script action: the game's audit trail and the
+    source of `export_replay`."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("Player")
+        DEADLINE = "deadline", _("Deadline")
+        MODERATOR = "moderator", _("Moderator")
+        SYSTEM = "system", _("System")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    index = models.PositiveIntegerField()
+    action = models.JSONField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor_name = models.CharField(max_length=150, blank=True, help_text="kept if the account goes")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="action_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.index} {self.action.get('type')}"
+
+
+class Absence(models.Model):
+    """An absence announced in advance (E4): misses whose deadline falls inside it are excused."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_early_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(ends_at__gt=models.F("starts_at")), name="absence_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+    @property
+    def effective_end(self):
+        return min(self.ends_at, self.ended_early_at) if self.ended_early_at else self.ends_at
+
+    def covers(self, moment) -> bool:
+        return self.starts_at <= moment < self.effective_end
+
+
+class SweepRun(models.Model):
+    """When the deadline sweep last ran (one row): monitoring shows the workers are alive."""
+
+    finished_at = models.DateTimeField()
+    handled = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"sweep at {self.finished_at:%Y-%m-%d %H:%M:%S} ({self.handled} handled)"
+
+    @classmethod
+    def record(cls, handled: int) -> None:
+        cls.objects.update_or_create(pk=1, defaults={"finished_at": timezone.now(), "handled": handled})

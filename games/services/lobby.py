@@ -1,0 +1,131 @@
+"""The lobby: creating a game, signing up as a player or a substitute, leaving, and the start."""
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import new_game
+from games.engine.rng import Rng
+from games.models import ActionRecord, Game, Seat
+
+from .errors import GameError
+from .play import announce, begin, begin_new_game, persist, play
+from .records import has_recent_exile
+
+
+def create_game(user, *, now: datetime | None = None, join: bool = True, **options) -> Game:
+    """A new game open for sign-ups, with `options` for any of its settings; its creator joins it."""
+    now = now or timezone.now()
+    options.setdefault("name", _("%(user)s's game") % {"user": user.get_username()})
+    game = Game(created_by=user, **options)
+    game.lobby_closes_at = now + timedelta(days=game.lobby_days)
+    game.full_clean(exclude=["created_by", "setup", "state"])
+    game.save()
+    if join:
+        join_game(game.pk, user, now=now)
+        game.refresh_from_db()
+    return game
+
+
+def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime | None = None) -> Seat:
+    """Sign up as a player (before the start; the last one starts the game) or as a substitute (E5)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.RUNNING) or (
+            game.status == Game.Status.RUNNING and not as_substitute
+        ):
+            raise GameError(_("This game is not open for sign-ups."))
+        if game.seats.filter(user=user).exists():
+            raise GameError(_("You are already in this game."))
+        if game.exile_lookback_games and has_recent_exile(user, game.exile_lookback_games):
+            raise GameError(
+                _("This game refuses players exiled in any of their last %(count)s games.")
+                % {"count": game.exile_lookback_games}
+            )
+        players = game.seats.filter(is_substitute=False).count()
+        if not as_substitute and players >= game.player_count:
+            raise GameError(_("This game is full; you may still sign up as a substitute."))
+        try:
+            with transaction.atomic():
+                seat = Seat.objects.create(game=game, user=user, is_substitute=as_substitute)
+        except IntegrityError:
+            raise GameError(_("You are already in this game.")) from None
+        if game.status == Game.Status.RUNNING:
+            _add_substitutes(game, [seat], now)
+        elif not as_substitute and players + 1 == game.player_count:
+            start_game(game, now)
+        return seat
+
+
+def leave_game(game_id: int, user) -> None:
+    """Withdraw a sign-up before the game starts."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameError(_("You can only leave a game before it starts; ask a moderator to replace you."))
+        deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
+        if not deleted:
+            raise GameError(_("You are not in this game."))
+
+
+def start_game(game: Game, now: datetime) -> None:
+    """Random seats and first president from a stored seed; roles dealt by the engine (R1, R8).
+
+    Call while holding the game row's lock, with every player seat taken.
+    """
+    seats = list(game.seats.filter(is_substitute=False).select_related("user").order_by("joined_at", "pk"))
+    game.seed = secrets.randbits(62)
+    Rng(game.seed).shuffle(seats)
+    for number, seat in enumerate(seats):
+        seat.number = number
+    Seat.objects.bulk_update(seats, ["number"])
+    players = [seat.user.get_username() for seat in seats]
+    settings = game.engine_settings()
+    game.setup = {"players": players, "seed": game.seed, "settings": settings.to_dict()}
+    game.status = Game.Status.RUNNING
+    game.started_at = now
+    game.save(update_fields=["seed", "setup", "status", "started_at"])
+    waiting = list(game.seats.filter(is_substitute=True).select_related("user").order_by("joined_at", "pk"))
+    change = begin_new_game(game, new_game(players, seed=game.seed, settings=settings), seats + waiting, now)
+    for seat in waiting:
+        play(change, {"type": "substitute", "name": seat.user.get_username()}, ActionRecord.Source.SYSTEM)
+    persist([change])
+    announce([change])
+
+
+def _add_substitutes(game: Game, seats: list[Seat], now: datetime) -> None:
+    change = begin(game, now)
+    for seat in seats:
+        play(change, {"type": "substitute", "name": seat.user.get_username()}, ActionRecord.Source.SYSTEM)
+    persist([change])
+    announce([change])
+
+
+def close_stale_lobbies(*, now: datetime | None = None) -> int:
+    """Lobbies that did not fill in time close. Returns how many."""
+    now = now or timezone.now()
+    return Game.objects.filter(status=Game.Status.OPEN, lobby_closes_at__lte=now).update(status=Game.Status.CLOSED)
+
+
+def request_resignation(game_id: int, user, *, now: datetime | None = None) -> Seat:
+    """A player asks to leave a running game; a moderator turns it into a replacement (E8), not an exile."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
+        if game.status != Game.Status.RUNNING or seat is None:
+            raise GameError(_("You hold no seat in a running game here."))
+        if seat.resign_requested_at is None:
+            seat.resign_requested_at = now or timezone.now()
+            seat.save(update_fields=["resign_requested_at"])
+        return seat
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError(_("There is no such game.")) from None

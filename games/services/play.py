@@ -1,0 +1,255 @@
+"""Applying moves to a stored game: the engine in memory, then the rows it changes, written in bulk.
+
+Call everything here while holding the game row's lock (select_for_update) inside transaction.atomic().
+Several games can be changed in one go (the deadline sweep); their writes are batched by `persist`.
+"""
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import GameState, IllegalAction, Step, apply
+from games.models import ActionRecord, Game, GameEvent, Seat
+from games.replay import ScriptError, check_action_shape, to_action
+from games.signals import game_changed
+
+from .clock import compute_deadline
+from .errors import GameError
+
+GAME_FIELDS = [
+    "status",
+    "state",
+    "step_number",
+    "event_count",
+    "action_count",
+    "round_started_at",
+    "session_started_at",
+    "step_started_at",
+    "deadline",
+    "paused_at",
+    "winner",
+    "win_reason",
+    "finished_at",
+]
+
+
+@dataclass
+class Change:
+    """One game's state being changed, and the rows to write for it."""
+
+    game: Game
+    state: GameState
+    seats: dict[str, Seat]  # every seat row of the game, by username
+    now: datetime
+    events: list[GameEvent] = field(default_factory=list)
+    records: list[ActionRecord] = field(default_factory=list)
+    changed_seats: list[Seat] = field(default_factory=list)
+    missed: Counter = field(default_factory=Counter)  # seat id -> rounds missed in this change
+
+    def seat_of(self, username: str) -> Seat:
+        return self.seats[username]
+
+
+def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
+    """Start changing a running game (its row locked by the caller)."""
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    return Change(game, GameState.from_dict(game.state), {seat.user.username: seat for seat in seats}, now)
+
+
+def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetime) -> Change:
+    """A Change for a game whose engine state was just set up: its first events are recorded."""
+    game.round_started_at = game.session_started_at = game.step_started_at = now
+    change = Change(game, state, {seat.user.get_username(): seat for seat in seats}, now)
+    for event in state.events:
+        _record_event(change, event)
+    return change
+
+
+def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
+    """Apply one move, written as a replay script action (names, not seats), and record it.
+
+    Raises GameError with the rules' own message when the move is illegal; nothing changes then.
+    """
+    try:
+        check_action_shape(action)
+        move = to_action(change.state, action)
+        state = change.state
+        round_before, step_before = state.round, state.step_number
+        events = apply(state, move)
+    except (IllegalAction, ScriptError) as error:
+        raise GameError(str(error)) from None
+    game = change.game
+    change.records.append(
+        ActionRecord(
+            game=game,
+            index=game.action_count,
+            action=action,
+            source=source,
+            actor=actor,
+            actor_name=actor.get_username() if actor is not None else "",
+            created_at=change.now,
+        )
+    )
+    game.action_count += 1
+    if state.round != round_before:
+        game.round_started_at = change.now
+    if state.step_number != step_before:
+        game.step_started_at = change.now
+        if state.step == Step.DISCARD:
+            game.session_started_at = change.now
+    for event in events:
+        _record_event(change, event)
+    return events
+
+
+def _record_event(change: Change, event: dict) -> None:
+    game = change.game
+    data = {key: value for key, value in event.items() if key != "type"}
+    change.events.append(
+        GameEvent(
+            game=game,
+            index=game.event_count,
+            step_number=change.state.step_number,
+            type=event["type"],
+            data=data,
+            created_at=change.now,
+        )
+    )
+    game.event_count += 1
+    reaction = _REACTIONS.get(event["type"])
+    if reaction is not None:
+        reaction(change, event)
+
+
+def _round_missed(change: Change, event: dict) -> None:
+    change.missed[change.seat_of(event["player"]).pk] += 1  # E6: the participation record
+
+
+def _exiled(change: Change, event: dict) -> None:
+    seat = change.seat_of(event["player"])
+    seat.active = False
+    seat.exiled_at = change.now
+    seat.exile_reason = event["reason"]
+    change.changed_seats.append(seat)
+
+
+def _substitute_joined(change: Change, event: dict) -> None:
+    if event["player"] not in change.seats:  # a script's substitute (import_replay) has no row yet
+        seat = _new_seat(change, event["player"], number=None, is_substitute=True)
+        change.changed_seats.append(seat)
+
+
+def _substituted(change: Change, event: dict) -> None:
+    old = change.seat_of(event["replaces"])
+    seat = change.seat_of(event["player"])
+    seat.number = old.number
+    seat.active = True
+    change.changed_seats.append(seat)
+
+
+def _replaced(change: Change, event: dict) -> None:
+    old = change.seat_of(event["replaces"])
+    old.active = False
+    old.replaced_at = change.now
+    change.changed_seats.append(old)
+    seat = change.seats.get(event["player"]) or _new_seat(change, event["player"], number=old.number)
+    seat.number = old.number
+    seat.active = True
+    change.changed_seats.append(seat)
+
+
+def _new_seat(change: Change, username: str, *, number: int | None, is_substitute: bool = False) -> Seat:
+    user = get_user_model().objects.get(username=username)
+    seat = Seat(game=change.game, user=user, number=number, is_substitute=is_substitute)
+    change.seats[username] = seat
+    return seat
+
+
+_REACTIONS = {
+    "round_missed": _round_missed,
+    "exiled": _exiled,
+    "substitute_joined": _substitute_joined,
+    "substituted": _substituted,
+    "replaced": _replaced,
+}
+
+
+def finish(change: Change) -> None:
+    """Bring the game row up to date with its engine state: step number, deadline, result."""
+    game, state = change.game, change.state
+    game.step_number = state.step_number
+    if state.over:
+        game.status = Game.Status.CANCELLED if state.win_reason == "cancelled" else Game.Status.FINISHED
+        game.winner = state.winner or ""
+        game.win_reason = state.win_reason
+        game.finished_at = change.now
+    game.deadline = compute_deadline(game, state)
+    stored = state.to_dict()
+    stored["events"] = []  # the log lives in GameEvent rows
+    game.state = stored
+
+
+def persist(changes: list[Change]) -> None:
+    """Write every change: a constant number of queries per batch, plus one per seat that changed hands."""
+    for change in changes:
+        finish(change)
+    Game.objects.bulk_update([c.game for c in changes], GAME_FIELDS)
+    GameEvent.objects.bulk_create([event for c in changes for event in c.events])
+    ActionRecord.objects.bulk_create([record for c in changes for record in c.records])
+    for change in changes:
+        _save_seats(change.changed_seats)
+    by_amount: dict[int, list[int]] = {}
+    for change in changes:
+        for seat_id, amount in change.missed.items():
+            by_amount.setdefault(amount, []).append(seat_id)
+    for amount, seat_ids in by_amount.items():
+        Seat.objects.filter(pk__in=seat_ids).update(rounds_missed=F("rounds_missed") + amount)
+
+
+def _save_seats(seats: list[Seat]) -> None:
+    # A seat's holder is released before its new holder takes it: the one-active-holder constraint is
+    # checked row by row.
+    unique = list({id(seat): seat for seat in seats}.values())
+    for seat in sorted(unique, key=lambda s: s.active):
+        seat.save()
+
+
+@contextmanager
+def changing(game_id: int, *, now: datetime | None = None, running: bool = True) -> Iterator[Change]:
+    """Lock the game row, yield its Change, then write it and announce it after commit.
+
+    An exception inside the block rolls everything back: nothing of a refused move is kept.
+    """
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise GameError(_("There is no such game.")) from None
+        if running and game.status != Game.Status.RUNNING:
+            raise GameError(_("This game is not running."))
+        change = begin(game, now or timezone.now())
+        yield change
+        persist([change])
+        announce([change])
+
+
+def announce(changes: list[Change]) -> None:
+    """After commit, tell whoever listens (the thread, notifications) what happened in each game."""
+    for change in changes:
+        if change.events:
+            game_id, step_number = change.game.pk, change.game.step_number
+            events = [{"type": event.type, **event.data} for event in change.events]
+            transaction.on_commit(
+                lambda g=game_id, s=step_number, e=events: game_changed.send(
+                    sender=Game, game_id=g, step_number=s, events=e
+                )
+            )

@@ -1,0 +1,84 @@
+"""Games in and out as replay scripts (REPLAY.md): import a script as a live game, export a game's script."""
+
+from dataclasses import asdict
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import InvalidSetup
+from games.models import ActionRecord, Game, Seat
+from games.replay import ScriptError, parse_script, start
+
+from .clock import step_anchors_for_full_length
+from .errors import GameError
+from .play import begin_new_game, persist, play
+
+
+class IllegalScriptAction(GameError):
+    """An action of the imported script breaks the rules: nothing was created."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def import_script(data: dict, *, now: datetime | None = None) -> Game:
+    """Create a live game from a replay script: users for unknown names (unusable passwords), every action
+    applied, the current step started now with its full default length.
+
+    Raises ScriptError for an invalid script and IllegalScriptAction for an illegal action; either way
+    nothing is created.
+    """
+    now = now or timezone.now()
+    script = parse_script(data)
+    try:
+        with transaction.atomic():
+            users = _users_for(script)
+            game = Game.objects.create(
+                name=f"Imported game ({len(script.players)} players)",
+                status=Game.Status.RUNNING,
+                player_count=len(script.players),
+                seed=script.seed,
+                setup={key: value for key, value in data.items() if key not in ("actions", "expect")},
+                started_at=now,
+                **asdict(script.settings),
+            )
+            seats = Seat.objects.bulk_create(
+                Seat(game=game, user=users[name], number=number) for number, name in enumerate(script.players)
+            )
+            change = begin_new_game(game, start(script), [*seats], now)
+            for index, action in enumerate(script.actions):
+                try:
+                    play(change, action, ActionRecord.Source.SYSTEM)
+                except GameError as error:
+                    raise IllegalScriptAction(index, str(error)) from None
+            step_anchors_for_full_length(game, change.state, now)
+            persist([change])
+    except InvalidSetup as error:
+        raise ScriptError(str(error)) from None
+    return game
+
+
+def _users_for(script) -> dict:
+    names = set(script.players)
+    for action in script.actions:
+        if action["type"] in ("substitute", "replace"):
+            names.add(action["name"])
+    User = get_user_model()
+    users = {user.get_username(): user for user in User.objects.filter(username__in=names)}
+    for name in sorted(names - set(users)):
+        user = User(username=name)
+        user.set_unusable_password()
+        user.save()
+        users[name] = user
+    return users
+
+
+def export_script(game: Game) -> dict:
+    """The game as a replay script: its set-up and every action applied, moderators' included."""
+    if game.setup is None:
+        raise GameError("This game has not started: there is nothing to export.")
+    actions = list(game.actions.order_by("index").values_list("action", flat=True))
+    return {**game.setup, "actions": actions}

@@ -1,0 +1,6 @@
+"""Sent after a transaction that changed a game has committed: announcements and notifications hang here."""
+
+from django.dispatch import Signal
+
+# kwargs: game_id, step_number, events (the new public events, as dicts with their "type")
+game_changed = Signal()

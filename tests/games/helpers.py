@@ -1,0 +1,16 @@
+from django.contrib.auth import get_user_model
+
+from games.engine import GameState, summary
+from games.models import Game
+
+
+def user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+def reload(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def state_of(game: Game) -> dict:
+    return summary(GameState.from_dict(reload(game).state))

@@ -1,0 +1,127 @@
+"""The lobby: create, join as player or substitute, leave, start when full, refusals (issue 3, E5, E6)."""
+
+from datetime import timedelta
+
+import pytest
+
+from games.engine import GameState, summary
+from games.models import Game, GameEvent, Seat
+from games.services import (
+    GameError,
+    close_stale_lobbies,
+    create_game,
+    join_game,
+    leave_game,
+    participation_record,
+    request_resignation,
+)
+from tests.factories import NAMES, START, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def filled_game(players=5, **options):
+    users = [make_user(name) for name in NAMES[:players]]
+    game = create_game(users[0], now=START, player_count=players, **options)
+    for user in users[1:]:
+        join_game(game.pk, user, now=START)
+    game.refresh_from_db()
+    return game, users
+
+
+def test_new_game_has_the_seed_durations():
+    game = create_game(make_user("ann"), now=START)
+    assert (game.nomination_hours, game.election_hours) == (48, 168)
+    assert (game.discard_hours, game.legislative_hours, game.power_hours) == (24, 48, 48)
+    assert game.status == Game.Status.OPEN
+    assert game.lobby_closes_at == START + timedelta(days=14)
+    assert list(game.seats.values_list("user__username", flat=True)) == ["ann"]
+
+
+def test_invalid_settings_are_refused():
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        create_game(make_user("ann"), player_count=11)
+
+
+def test_the_last_player_to_join_starts_the_game():
+    game, users = filled_game(5)
+    assert game.status == Game.Status.RUNNING
+    assert sorted(game.seats.values_list("number", flat=True)) == [0, 1, 2, 3, 4]
+    state = GameState.from_dict(game.state)
+    assert summary(state)["step"] == "nominate"
+    assert sorted(state.names(range(5))) == sorted(NAMES[:5])
+    assert game.setup["seed"] == game.seed
+    assert game.deadline == START + timedelta(hours=48)
+    assert GameEvent.objects.filter(game=game, type="game_started").exists()
+
+
+def test_r1_roles_dealt_by_the_engine_from_the_stored_seed():
+    game, _ = filled_game(7)
+    state = GameState.from_dict(game.state)
+    roles = sorted(seat.role for seat in state.seats)
+    assert roles == sorted(["liberal"] * 4 + ["fascist"] * 2 + ["hitler"])
+
+
+def test_joining_twice_or_a_full_game_is_refused():
+    game, users = filled_game(5)
+    with pytest.raises(GameError, match="not open for sign-ups"):
+        join_game(game.pk, make_user("zed"))
+    open_game = create_game(users[0])
+    with pytest.raises(GameError, match="already in this game"):
+        join_game(open_game.pk, users[0])
+
+
+def test_e5_substitute_signs_up_before_or_during_the_game():
+    users = [make_user(name) for name in NAMES[:5]]
+    game = create_game(users[0], player_count=5, now=START)
+    join_game(game.pk, make_user("sam"), as_substitute=True, now=START)
+    for user in users[1:]:
+        join_game(game.pk, user, now=START)
+    join_game(game.pk, make_user("sue"), as_substitute=True, now=START)
+    state = GameState.from_dict(Game.objects.get(pk=game.pk).state)
+    assert state.substitutes == ["sam", "sue"]
+    assert Seat.objects.get(game=game, user__username="sam").number is None
+
+
+def test_leave_before_the_start_only():
+    users = [make_user(name) for name in NAMES[:5]]
+    game = create_game(users[0], player_count=5)
+    join_game(game.pk, users[1])
+    leave_game(game.pk, users[1])
+    assert game.seats.count() == 1
+    with pytest.raises(GameError, match="not in this game"):
+        leave_game(game.pk, users[1])
+    running, _ = filled_game(5)
+    with pytest.raises(GameError, match="before it starts"):
+        leave_game(running.pk, users[0])
+
+
+def test_e6_a_game_may_refuse_recently_exiled_players():
+    exiled = make_user("ann")
+    old, _ = filled_game(5)
+    Seat.objects.filter(game=old, user=exiled).update(exiled_at=START)
+    strict = create_game(make_user("zoe"), exile_lookback_games=3)
+    with pytest.raises(GameError, match="exiled in any of their last 3 games"):
+        join_game(strict.pk, exiled)
+    lenient = create_game(make_user("zoe"))
+    join_game(lenient.pk, exiled)
+    assert participation_record(exiled) == {"games": 1, "rounds_missed": 0, "exiles": 1}
+
+
+def test_lobbies_that_do_not_fill_close():
+    game = create_game(make_user("ann"), now=START, lobby_days=3)
+    assert close_stale_lobbies(now=START + timedelta(days=2)) == 0
+    assert close_stale_lobbies(now=START + timedelta(days=3)) == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.CLOSED
+    with pytest.raises(GameError, match="not open"):
+        join_game(game.pk, make_user("bob"))
+
+
+def test_resignation_is_a_request_for_a_moderator():
+    game, users = filled_game(5)
+    seat = request_resignation(game.pk, users[2], now=START)
+    assert seat.resign_requested_at == START
+    assert seat.active and seat.exiled_at is None
