@@ -25,9 +25,9 @@ def _missing(reason: str) -> None:
 @pytest.fixture(autouse=True)
 def _services(request):
     """`postgres` and `redis` markers: skipped where the service is missing, except in CI, where it fails."""
-    if request.node.get_closest_marker("postgres"):
-        if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-            _missing("needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)")
+    on_postgres = django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if request.node.get_closest_marker("postgres") and not on_postgres:
+        _missing("needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)")
     if request.node.get_closest_marker("redis") and not answers(REDIS_URL, 6379):
         _missing(f"needs Redis at {REDIS_URL}")
 

@@ -46,7 +46,7 @@ def test_invalid_settings_are_refused():
 
 
 def test_the_last_player_to_join_starts_the_game():
-    game, users = filled_game(5)
+    game, _users = filled_game(5)
     assert game.status == Game.Status.RUNNING
     assert sorted(game.seats.values_list("number", flat=True)) == [0, 1, 2, 3, 4]
     state = GameState.from_dict(game.state)

@@ -36,7 +36,7 @@ def test_a_move_is_applied_recorded_and_announced():
 def test_r9_illegal_move_gets_the_rules_message_and_changes_nothing():
     game = running_game()
     before = (reload(game).state, ActionRecord.objects.count(), GameEvent.objects.count())
-    with pytest.raises(GameError, match="Only ann, the presidential candidate, can nominate now."):
+    with pytest.raises(GameError, match=r"Only ann, the presidential candidate, can nominate now\."):
         nominate(game, by="bob", target="cat")
     with pytest.raises(GameError, match="ann cannot nominate themself"):
         nominate(game, by="ann", target="ann")
@@ -91,7 +91,7 @@ def test_r23_the_dead_cannot_move():
     actions.append({"type": "execute", "by": "dan", "target": "eve"})
     game = running_game(actions=actions)
     step = reload(game).step_number
-    with pytest.raises(GameError, match="do not hold a seat|eve is dead"):
+    with pytest.raises(GameError, match="eve is dead"):
         make_move(game.pk, user("eve"), {"type": "nominate", "target": "bob"}, step, now=SOON)
 
 
