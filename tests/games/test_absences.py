@@ -1,0 +1,58 @@
+"""E4: absences announced in advance, within the game's notice and cap; ended early by a moderator."""
+
+from datetime import timedelta
+
+import pytest
+
+from games.services import GameError, declare_absence, end_absence, sweep_due_deadlines
+from tests.factories import START, make_user, running_game
+
+from .helpers import state_of, user
+
+pytestmark = pytest.mark.django_db
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+
+
+def test_e4_an_absence_needs_24_hours_notice():
+    game = running_game()
+    with pytest.raises(GameError, match="at least 24 hours before"):
+        declare_absence(game.pk, user("ann"), START + 23 * HOUR, START + 2 * DAY, now=START)
+    declare_absence(game.pk, user("ann"), START + DAY, START + 2 * DAY, now=START)
+
+
+def test_e4_absences_are_capped_per_player():
+    game = running_game()
+    declare_absence(game.pk, user("ann"), START + DAY, START + 5 * DAY, now=START)
+    with pytest.raises(GameError, match="7 days in all"):
+        declare_absence(game.pk, user("ann"), START + 6 * DAY, START + 10 * DAY, now=START)
+    declare_absence(game.pk, user("ann"), START + 6 * DAY, START + 9 * DAY, now=START)
+
+
+def test_e4_absences_must_make_sense():
+    game = running_game()
+    with pytest.raises(GameError, match="end after it starts"):
+        declare_absence(game.pk, user("ann"), START + 3 * DAY, START + 2 * DAY, now=START)
+    declare_absence(game.pk, user("ann"), START + DAY, START + 3 * DAY, now=START)
+    with pytest.raises(GameError, match="overlaps"):
+        declare_absence(game.pk, user("ann"), START + 2 * DAY, START + 4 * DAY, now=START)
+    with pytest.raises(GameError, match="Only a player"):
+        declare_absence(game.pk, make_user("zed"), START + 5 * DAY, START + 6 * DAY, now=START)
+
+
+def test_e4_an_absence_ended_early_no_longer_excuses():
+    game = running_game()
+    absence = declare_absence(game.pk, user("ann"), START + DAY, START + 3 * DAY, now=START)
+    end_absence(absence.pk, now=START + 30 * HOUR)
+    sweep_due_deadlines(now=START + 48 * HOUR)
+    assert state_of(game)["missed"]["ann"] == 1
+
+
+def test_e4_an_absence_not_yet_begun_is_withdrawn():
+    game = running_game()
+    absence = declare_absence(game.pk, user("ann"), START + DAY, START + 3 * DAY, now=START)
+    end_absence(absence.pk, now=START + HOUR)
+    assert not type(absence).objects.exists()
+    with pytest.raises(GameError, match="already over"):
+        later = declare_absence(game.pk, user("ann"), START + DAY, START + 2 * DAY, now=START)
+        end_absence(later.pk, now=START + 3 * DAY)
