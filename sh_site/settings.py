@@ -115,7 +115,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": SWEEP_INTERVAL_SECONDS},
     },
 }
-CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE_FILENAME = env_str("BEAT_SCHEDULE_FILE", str(BASE_DIR / "var" / "celerybeat-schedule"))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

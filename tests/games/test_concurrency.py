@@ -1,0 +1,92 @@
+"""Faults and races on PostgreSQL, with real threads and processes: each deadline is resolved exactly once."""
+
+import signal
+import threading
+from datetime import timedelta
+from functools import partial
+
+import pytest
+from django.db import connection
+
+from games.models import ActionRecord, Game
+from games.services import GameError, make_move, sweep_due_deadlines
+from tests.factories import START, running_game
+
+from .helpers import reload, state_of, user
+from .processes import python
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+DUE = START + timedelta(hours=48)
+
+
+def timeouts(game) -> int:
+    return ActionRecord.objects.filter(game=game, action={"type": "timeout"}).count()
+
+
+def in_threads(*functions):
+    """Run each function in its own thread, all released at once; return their results or exceptions."""
+    barrier = threading.Barrier(len(functions))
+    results = [None] * len(functions)
+
+    def run(index, function):
+        barrier.wait()
+        try:
+            results[index] = function()
+        except Exception as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, f)) for i, f in enumerate(functions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+def test_two_sweeps_at_once_handle_every_deadline_once():
+    games = [running_game() for _ in range(40)]
+    handled = in_threads(
+        lambda: sweep_due_deadlines(now=DUE, batch_size=5), lambda: sweep_due_deadlines(now=DUE, batch_size=5)
+    )
+    assert sum(handled) == 40
+    assert [timeouts(game) for game in games] == [1] * 40
+    assert {state_of(game)["round"] for game in games} == {2}
+
+
+def test_a_move_at_the_second_the_deadline_passes_is_resolved_once():
+    for attempt in range(8):
+        game = running_game()
+        step = reload(game).step_number
+        just_before = DUE - timedelta(microseconds=1)
+        move = partial(make_move, game.pk, user("ann"), {"type": "nominate", "target": "bob"}, step, now=just_before)
+        results = in_threads(move, partial(sweep_due_deadlines, now=DUE))
+        nominated = not isinstance(results[0], Exception)
+        swept = results[1] == 1
+        assert nominated != swept, (attempt, results)
+        if not nominated:
+            assert isinstance(results[0], GameError) and "moved on" in str(results[0])
+        assert timeouts(game) == (1 if swept else 0)
+        assert state_of(game)["step"] == ("nominate" if swept else "vote")
+
+
+def test_a_worker_killed_mid_sweep_loses_nothing_and_applies_nothing():
+    game = running_game()
+    killed = python(
+        "import os, signal\n"
+        "from datetime import datetime, UTC\n"
+        "from games.services import deadlines\n"
+        "write = deadlines.persist\n"
+        "def write_then_die(changes):\n"
+        "    write(changes)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)  # before the transaction commits\n"
+        "deadlines.persist = write_then_die\n"
+        f"deadlines.sweep_due_deadlines(now=datetime.fromisoformat('{DUE.isoformat()}'))\n"
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert timeouts(game) == 0
+    assert state_of(game)["round"] == 1
+    assert sweep_due_deadlines(now=DUE) == 1
+    assert timeouts(game) == 1
+    assert Game.objects.get(pk=game.pk).deadline == DUE + timedelta(hours=48)
