@@ -1,7 +1,5 @@
 """Building users and games for the Django-side tests."""
 
-import copy
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,13 +44,16 @@ def running_game(players: int = 5, *, actions: list | None = None, now: datetime
     return import_script(script(players, actions=actions, **settings), now=now)
 
 
-def shared_scenario(name: str) -> dict:
-    return json.loads((SHARED_SCENARIOS / f"{name}.json").read_text())
-
-
 def votes(*names: str, ballot: str = "ja") -> list[dict]:
     return [{"type": "vote", "by": name, "vote": ballot} for name in names]
 
 
-def clone(data: dict) -> dict:
-    return copy.deepcopy(data)
+def governments(*pairs: tuple[str, str], players: int = 5, policy: str = "F") -> list[dict]:
+    """Script actions for elected governments (president, chancellor), each enacting `policy`."""
+    actions = []
+    for president, chancellor in pairs:
+        actions.append({"type": "nominate", "by": president, "target": chancellor})
+        actions += votes(*NAMES[:players])
+        actions.append({"type": "discard", "by": president, "policy": "F"})
+        actions.append({"type": "enact", "by": chancellor, "policy": policy})
+    return actions

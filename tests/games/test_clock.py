@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games.services import extend, make_move, pause, resume
-from tests.factories import START, running_game, votes
+from tests.factories import START, governments, running_game, votes
 
 from .helpers import reload, user
 
@@ -53,13 +53,7 @@ def test_t2_veto_answer_in_a_day_then_one_more_day_to_enact():
 
 
 def test_t3_two_days_for_a_power():
-    actions = []
-    for president, chancellor in (("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")):
-        actions += [{"type": "nominate", "by": president, "target": chancellor}]
-        actions += votes("ann", "bob", "cat", "dan", "eve")
-        actions += [{"type": "discard", "by": president, "policy": "F"}]
-        actions += [{"type": "enact", "by": chancellor, "policy": "F"}]
-    game = running_game(actions=actions)
+    game = running_game(actions=governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")))
     assert reload(game).deadline == START + 48 * HOUR
 
 

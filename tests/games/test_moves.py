@@ -6,7 +6,7 @@ import pytest
 
 from games.models import ActionRecord, GameEvent
 from games.services import GameError, make_move, pause
-from tests.factories import START, make_user, running_game, votes
+from tests.factories import START, governments, make_user, running_game
 
 from .helpers import reload, state_of, user
 
@@ -82,12 +82,7 @@ def test_only_seated_players_move():
 
 
 def test_r23_the_dead_cannot_move():
-    actions = []
-    for president, chancellor in (("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")):
-        actions += [{"type": "nominate", "by": president, "target": chancellor}]
-        actions += votes("ann", "bob", "cat", "dan", "eve")
-        actions += [{"type": "discard", "by": president, "policy": "F"}]
-        actions += [{"type": "enact", "by": chancellor, "policy": "F"}]
+    actions = governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann"))
     actions.append({"type": "execute", "by": "dan", "target": "eve"})
     game = running_game(actions=actions)
     step = reload(game).step_number
