@@ -1,8 +1,26 @@
 from django.urls import path
 
-from . import views
+from .views import lobby, panel, profile, thread
 
 app_name = "games"
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", lobby.home, name="home"),
+    path("games/new/", lobby.new_game, name="new_game"),
+    path("games/<int:game_id>/", thread.thread, name="thread"),
+    path("games/<int:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
+    path("games/<int:game_id>/unread/", thread.first_unread, name="first_unread"),
+    path("games/<int:game_id>/history/", thread.secret_history, name="secret_history"),
+    path("games/<int:game_id>/join/", lobby.join, name="join"),
+    path("games/<int:game_id>/leave/", lobby.leave, name="leave"),
+    path("games/<int:game_id>/post/", thread.new_post, name="new_post"),
+    path("games/<int:game_id>/posts/<int:post_id>/edit/", thread.edit, name="edit_post"),
+    path("games/<int:game_id>/posts/<int:post_id>/history/", thread.post_history, name="post_history"),
+    path("games/<int:game_id>/move/", panel.move, name="move"),
+    path("games/<int:game_id>/claim/", panel.claim, name="claim"),
+    path("games/<int:game_id>/absence/", panel.absence, name="absence"),
+    path("games/<int:game_id>/resign/", panel.resign, name="resign"),
+    path("users/<str:username>/", profile.user_profile, name="user_profile"),
+    path("profile/", profile.edit_profile, name="edit_profile"),
+    path("profile/delete/", profile.delete, name="delete_account"),
+    path("language/", profile.choose_language, name="set_language"),
 ]

@@ -85,7 +85,7 @@ def _sync_absences(change: Change, absences: list[Absence], moment: datetime) ->
 
 def _seats_by_game(games: list[Game]) -> dict[int, list[Seat]]:
     seats = defaultdict(list)
-    for seat in Seat.objects.filter(game__in=games).select_related("user"):
+    for seat in Seat.objects.filter(game__in=games):
         seats[seat.game_id].append(seat)
     return seats
 

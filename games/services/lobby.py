@@ -51,7 +51,7 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             raise GameError(_("This game is full; you may still sign up as a substitute."))
         try:
             with transaction.atomic():
-                seat = Seat.objects.create(game=game, user=user, is_substitute=as_substitute)
+                seat = Seat.objects.create(game=game, user=user, name=user.get_username(), is_substitute=as_substitute)
         except IntegrityError:
             raise GameError(_("You are already in this game.")) from None
         if game.status == Game.Status.RUNNING:
@@ -77,22 +77,22 @@ def start_game(game: Game, now: datetime) -> None:
 
     Call while holding the game row's lock, with every player seat taken.
     """
-    seats = list(game.seats.filter(is_substitute=False).select_related("user").order_by("joined_at", "pk"))
+    seats = list(game.seats.filter(is_substitute=False).order_by("joined_at", "pk"))
     game.seed = secrets.randbits(62)
     Rng(game.seed).shuffle(seats)
     for number, seat in enumerate(seats):
         seat.number = number
     Seat.objects.bulk_update(seats, ["number"])
-    players = [seat.user.get_username() for seat in seats]
+    players = [seat.name for seat in seats]
     settings = game.engine_settings()
     game.setup = {"players": players, "seed": game.seed, "settings": settings.to_dict()}
     game.status = Game.Status.RUNNING
     game.started_at = now
     game.save(update_fields=["seed", "setup", "status", "started_at"])
-    waiting = list(game.seats.filter(is_substitute=True).select_related("user").order_by("joined_at", "pk"))
+    waiting = list(game.seats.filter(is_substitute=True).order_by("joined_at", "pk"))
     change = begin_new_game(game, new_game(players, seed=game.seed, settings=settings), seats + waiting, now)
     for seat in waiting:
-        play(change, {"type": "substitute", "name": seat.user.get_username()}, ActionRecord.Source.SYSTEM)
+        play(change, {"type": "substitute", "name": seat.name}, ActionRecord.Source.SYSTEM)
     persist([change])
     announce([change])
 
@@ -100,7 +100,7 @@ def start_game(game: Game, now: datetime) -> None:
 def _add_substitutes(game: Game, seats: list[Seat], now: datetime) -> None:
     change = begin(game, now)
     for seat in seats:
-        play(change, {"type": "substitute", "name": seat.user.get_username()}, ActionRecord.Source.SYSTEM)
+        play(change, {"type": "substitute", "name": seat.name}, ActionRecord.Source.SYSTEM)
     persist([change])
     announce([change])
 

@@ -61,14 +61,14 @@ class Change:
 def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
     """Start changing a running game (its row locked by the caller)."""
     if seats is None:
-        seats = list(game.seats.select_related("user"))
-    return Change(game, GameState.from_dict(game.state), {seat.user.username: seat for seat in seats}, now)
+        seats = list(game.seats.all())
+    return Change(game, GameState.from_dict(game.state), {seat.name: seat for seat in seats}, now)
 
 
 def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetime) -> Change:
     """A Change for a game whose engine state was just set up: its first events are recorded."""
     game.round_started_at = game.session_started_at = game.step_started_at = now
-    change = Change(game, state, {seat.user.get_username(): seat for seat in seats}, now)
+    change = Change(game, state, {seat.name: seat for seat in seats}, now)
     for event in state.events:
         _record_event(change, event)
     return change
@@ -137,8 +137,11 @@ def _round_missed(change: Change, event: dict) -> None:
 def _exiled(change: Change, event: dict) -> None:
     seat = change.seat_of(event["player"])
     seat.active = False
-    seat.exiled_at = change.now
-    seat.exile_reason = event["reason"]
+    if seat.user_id is None:
+        seat.exile_reason = "account_deleted"  # no mark: the account is gone (issue 4)
+    else:
+        seat.exiled_at = change.now
+        seat.exile_reason = event["reason"]
     change.changed_seats.append(seat)
 
 
@@ -169,7 +172,7 @@ def _replaced(change: Change, event: dict) -> None:
 
 def _new_seat(change: Change, username: str, *, number: int | None, is_substitute: bool = False) -> Seat:
     user = get_user_model().objects.get(username=username)
-    seat = Seat(game=change.game, user=user, number=number, is_substitute=is_substitute)
+    seat = Seat(game=change.game, user=user, name=username, number=number, is_substitute=is_substitute)
     change.seats[username] = seat
     return seat
 

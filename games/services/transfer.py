@@ -46,7 +46,8 @@ def import_script(data: dict, *, now: datetime | None = None) -> Game:
                 **asdict(script.settings),
             )
             seats = Seat.objects.bulk_create(
-                Seat(game=game, user=users[name], number=number) for number, name in enumerate(script.players)
+                Seat(game=game, user=users[name], name=name, number=number)
+                for number, name in enumerate(script.players)
             )
             change = begin_new_game(game, start(script), [*seats], now)
             for index, action in enumerate(script.actions):

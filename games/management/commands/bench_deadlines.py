@@ -98,5 +98,7 @@ class Command(BaseCommand):
             for _ in range(count)
         )
         Seat.objects.bulk_create(
-            Seat(game=game, user=user, number=number) for game in created for number, user in enumerate(users)
+            Seat(game=game, user=user, name=user.get_username(), number=number)
+            for game in created
+            for number, user in enumerate(users)
         )

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .engine import Settings as EngineSettings
+from games.engine import Settings as EngineSettings
 
 DAY = 24
 
@@ -152,7 +152,8 @@ class Seat(models.Model):
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="seats")
+    name = models.CharField(max_length=150, help_text="the name the engine knows (the user name when joining)")
     number = models.PositiveSmallIntegerField(null=True, blank=True)
     is_substitute = models.BooleanField(default=False)
     active = models.BooleanField(default=True, help_text="holds the seat now, or waits as a substitute")
@@ -167,13 +168,14 @@ class Seat(models.Model):
         ordering = ["game", "number", "joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(fields=["game", "name"], name="seat_one_per_name"),
             models.UniqueConstraint(
                 fields=["game", "number"], condition=models.Q(active=True), name="seat_one_active_holder"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.game_id} (seat {self.number})"
+        return f"{self.name} in {self.game_id} (seat {self.number})"
 
 
 class GameEvent(models.Model):

@@ -1,0 +1,76 @@
+"""Who may see and do what in a game (`access_*` fetch with the check; `can_*` answer it).
+
+Templates receive only what these functions allow: the public view for everyone, the private panel for the
+seat's holder, the graveyard for the dead, the exiled and spectators, and everything once the game is over.
+"""
+
+from dataclasses import dataclass
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from .engine import GameState, SeatStatus
+from .engine.views import in_legislative_session
+from .models import Game, Post, Seat
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A person looking at a game: anonymous, a spectator, a waiting substitute, or a seat's holder."""
+
+    user: object | None
+    seat: Seat | None  # the seat row the user holds now (active, numbered)
+    signed_up: bool  # has any seat row in the game (player, substitute, former holder)
+    alive: bool  # holds a living seat
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+def viewer_for(game: Game, user, state: GameState | None) -> Viewer:
+    if user is None or not user.is_authenticated:
+        return Viewer(None, None, False, False)
+    rows = [seat for seat in game.seats.all() if seat.user_id == user.pk]
+    seat = next((row for row in rows if row.active and row.number is not None), None)
+    alive = bool(seat and state and state.seats[seat.number].status == SeatStatus.ALIVE)
+    return Viewer(user, seat, bool(rows), alive)
+
+
+def access_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_related("created_by").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404(_("There is no such game.")) from None
+
+
+def is_over(game: Game) -> bool:
+    return game.status in (Game.Status.FINISHED, Game.Status.CANCELLED)
+
+
+def can_read(game: Game, viewer: Viewer, thread: str) -> bool:
+    """The game thread is public; the graveyard is for everyone but the living until the game ends."""
+    if thread == Post.Thread.MAIN or is_over(game):
+        return True
+    return viewer.user is not None and not viewer.alive
+
+
+def posting_refusal(game: Game, viewer: Viewer, thread: str, state: GameState | None) -> str | None:
+    """Why the viewer may not post in the thread now, or None when they may."""
+    if viewer.user is None:
+        return _("Sign in to post.")
+    if not can_read(game, viewer, thread):
+        return _("The living cannot read the graveyard.")
+    if thread == Post.Thread.GRAVEYARD:
+        return None if (is_over(game) or not viewer.alive) else _("The living cannot post in the graveyard.")
+    if game.status == Game.Status.OPEN:
+        return None if viewer.signed_up else _("Only players who signed up can post before the game starts.")
+    if is_over(game):
+        return None if viewer.signed_up else _("Spectators read the game thread; they post in the graveyard.")
+    if not viewer.alive:
+        if viewer.is_player:
+            return _("The dead and the exiled cannot post in the game thread; the graveyard is open to them.")
+        return _("Spectators read the game thread; they post in the graveyard.")
+    if game.quiet_legislature and state is not None and in_legislative_session(state):
+        return _("The thread is closed during the legislative session (R18).")
+    return None

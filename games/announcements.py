@@ -1,0 +1,124 @@
+"""The moderator's announcements in the thread: each public event as a sentence in the reader's language."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from .engine.events import EVENT_TYPES
+
+POLICY = {"L": lambda: _("a liberal policy"), "F": lambda: _("a fascist policy")}
+POWER = {
+    "investigate": lambda: _("investigate a player's loyalty"),
+    "peek": lambda: _("peek at the next three policies"),
+    "special_election": lambda: _("call a special election"),
+    "execute": lambda: _("execute a player"),
+}
+WINNER = {"liberal": lambda: _("The liberals win"), "fascist": lambda: _("The fascists win"), None: lambda: ""}
+REASON = {
+    "liberal_policies": lambda: _("five liberal policies were enacted"),
+    "fascist_policies": lambda: _("six fascist policies were enacted"),
+    "hitler_executed": lambda: _("Hitler was executed"),
+    "hitler_elected": lambda: _("Hitler was elected chancellor"),
+    "hitler_exiled": lambda: _("Hitler was exiled"),
+    "cancelled": lambda: _("the game was cancelled by a moderator"),
+}
+
+
+def describe(event_type: str, data: dict) -> str:
+    """One public event as a sentence. Never holds a secret: events carry none (engine/events.py)."""
+    d = data
+    match event_type:
+        case "game_started":
+            return _("The game begins. Seats, in order: %(players)s.") % {"players": ", ".join(d["players"])}
+        case "round_started":
+            return _("Round %(round)s: %(president)s is the presidential candidate.") % d
+        case "nominated":
+            return _("%(president)s nominates %(chancellor)s as chancellor. The vote is open.") % d
+        case "vote_closed":
+            ballots = ", ".join(
+                f"{name}: {'Ja' if ballot == 'ja' else 'Nein'}" for name, ballot in d["ballots"].items()
+            )
+            outcome = _("The government is elected.") if d["passed"] else _("The election fails.")
+            missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(d["missing"])} if d["missing"] else ""
+            return (
+                _("Ballots: %(ballots)s (%(ja)s Ja, %(nein)s Nein).") % {**d, "ballots": ballots}
+                + missing
+                + " "
+                + outcome
+            )
+        case "tracker_advanced":
+            return _("The election tracker moves to %(election_tracker)s.") % d
+        case "chaos":
+            return _("Three failed governments: the country is thrown into chaos.")
+        case "policy_enacted":
+            text = _("%(policy)s is enacted") % {"policy": POLICY[d["policy"]]()}
+            if d["chaos"]:
+                text = _("Chaos: %(policy)s is enacted from the top of the deck") % {"policy": POLICY[d["policy"]]()}
+            return text + " " + _("(liberal %(liberal_policies)s of 5, fascist %(fascist_policies)s of 6).") % d
+        case "deck_reshuffled":
+            return _("The discards are shuffled into a new draw pile of %(draw_pile)s cards.") % d
+        case "confirmed_not_hitler":
+            return _("%(player)s is confirmed not to be Hitler.") % d
+        case "legislative_session_started":
+            return _("The legislative session begins: the thread is closed until a policy is enacted.")
+        case "president_discarded":
+            return _("%(president)s passes two policies to the chancellor.") % d
+        case "veto_requested":
+            return _("%(chancellor)s asks for a veto.") % d
+        case "veto_answered":
+            return (_("%(president)s accepts the veto.") if d["accepted"] else _("%(president)s refuses the veto.")) % d
+        case "power_granted":
+            return _("%(president)s may now %(power)s.") % {**d, "power": POWER[d["power"]]()}
+        case "power_forfeited":
+            return _("%(president)s's power is forfeited.") % d
+        case "policy_peeked":
+            return _("%(president)s peeks at the next three policies.") % d
+        case "investigated":
+            return _("%(president)s investigates %(target)s's loyalty.") % d
+        case "special_election":
+            return _("%(president)s calls a special election: %(candidate)s is the next candidate.") % d
+        case "execution_proposed":
+            return _("%(president)s proposes to execute %(target)s. Everyone votes.") % d
+        case "execution_vote_closed":
+            return (_("The execution of %(target)s is approved.") if d["passed"] else _("%(target)s is spared.")) % d
+        case "executed":
+            return _("%(president)s executes %(target)s.") % d
+        case "deadline_passed":
+            return _("The deadline has passed.")
+        case "round_missed":
+            return (
+                ngettext(
+                    "%(player)s missed a round (%(missed_rounds)s in a row).",
+                    "%(player)s missed a round (%(missed_rounds)s in a row).",
+                    d["missed_rounds"],
+                )
+                % d
+            )
+        case "warned":
+            return _("%(player)s is warned: one more missed round in a row means exile.") % d
+        case "exiled":
+            return _("%(player)s is exiled from the game.") % d
+        case "substituted":
+            return _("%(player)s takes the seat of %(replaces)s as a substitute.") % d
+        case "replaced":
+            return _("%(player)s takes over the seat of %(replaces)s.") % d
+        case "substitute_joined":
+            return _("%(player)s signs up as a substitute.") % d
+        case "absence_started":
+            return _("%(player)s is away, as announced.") % d
+        case "absence_ended":
+            return _("%(player)s is back.") % d
+        case "excused":
+            return _("A moderator excuses %(player)s's misses in this round.") % d
+        case "exile_scheduled":
+            return _("A moderator will exile %(player)s at the end of the round.") % d
+        case "replacement_scheduled":
+            return _("A moderator will hand %(player)s's seat to someone else at the end of the round.") % d
+        case "candidacy_lost":
+            return _("%(president)s's candidacy is lost.") % d
+        case "game_over":
+            reason = REASON[d["win_reason"]]()
+            if d["winner"] is None:
+                return _("The game is over: %(reason)s.") % {"reason": reason}
+            return _("%(winner)s: %(reason)s.") % {"winner": WINNER[d["winner"]](), "reason": reason}
+    assert event_type in EVENT_TYPES, event_type
+    return event_type

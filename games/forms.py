@@ -1,0 +1,99 @@
+"""Forms: what people type, checked and turned into service calls."""
+
+from zoneinfo import ZoneInfo, available_timezones
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .models import Game, Post, Profile
+
+TIME_ZONES = sorted(available_timezones())
+
+
+class GameForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(label=_("time zone"), choices=[(z, z) for z in TIME_ZONES], initial="UTC")
+
+    class Meta:
+        model = Game
+        fields = [
+            "name",
+            "player_count",
+            "visibility",
+            "hitler_blind_small",
+            "tracker_resets_on_election",
+            "execution_vote",
+            "close_vote_early",
+            "quiet_legislature",
+            "missing_vote",
+            "nomination_timeout",
+            "power_timeout",
+            "nomination_hours",
+            "election_hours",
+            "discard_hours",
+            "legislative_hours",
+            "veto_reply_hours",
+            "veto_enact_hours",
+            "power_hours",
+            "execution_vote_hours",
+            "deadline_hour",
+            "time_zone",
+            "absence_notice_hours",
+            "absence_max_days",
+            "exile_lookback_games",
+            "lobby_days",
+        ]
+        labels = {
+            "nomination_hours": _("hours to nominate (T1)"),
+            "election_hours": _("hours from the round's start until the vote closes (T1)"),
+            "discard_hours": _("hours for the president to discard (T2)"),
+            "legislative_hours": _("hours from the session's start for the chancellor to enact (T2)"),
+            "veto_reply_hours": _("hours to answer a veto request (T2)"),
+            "veto_enact_hours": _("hours to enact after a refused veto (T2)"),
+            "power_hours": _("hours to use a power (T3)"),
+            "execution_vote_hours": _("hours for an execution vote (T3)"),
+            "deadline_hour": _("deadline hour (0-23, optional)"),
+            "absence_notice_hours": _("hours of notice for an absence (E4)"),
+            "absence_max_days": _("days of absence allowed per player (E4)"),
+            "exile_lookback_games": _("refuse players exiled in their last N games (E6)"),
+            "lobby_days": _("days for the lobby to fill"),
+        }
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in self.Meta.fields:
+            if name.endswith("_hours") and cleaned.get(name) == 0:
+                self.add_error(name, _("A duration is at least one hour."))
+        return cleaned
+
+
+class PostForm(forms.Form):
+    body = forms.CharField(label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 6}), max_length=20_000)
+    thread = forms.ChoiceField(choices=Post.Thread.choices, widget=forms.HiddenInput, initial=Post.Thread.MAIN)
+    quote_of = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class EditPostForm(forms.Form):
+    body = forms.CharField(label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=20_000)
+
+
+class ClaimForm(forms.Form):
+    round = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    cards = forms.RegexField(label=_("Cards"), regex=r"^[LFlf]{2,3}$", max_length=3)
+
+
+class AbsenceForm(forms.Form):
+    starts_at = forms.DateTimeField(label=_("Away from"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    ends_at = forms.DateTimeField(label=_("Back on"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+
+class ProfileForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(label=_("time zone"), choices=[(z, z) for z in TIME_ZONES])
+
+    class Meta:
+        model = Profile
+        fields = ["display_name", "time_zone", "language"]
+
+
+def to_local(moment, zone_name: str):
+    return timezone.localtime(moment, ZoneInfo(zone_name))

@@ -1,0 +1,41 @@
+"""Posts: Markdown rendered to HTML and sanitised once, when saved. No raw HTML, no scripts, no styles."""
+
+import re
+
+import markdown
+import nh3
+from django.urls import reverse
+
+ALLOWED_TAGS = {
+    "a", "blockquote", "br", "code", "del", "em", "h3", "h4", "hr", "li", "ol", "p", "pre", "strong", "ul",
+}  # fmt: skip
+MENTION = re.compile(r"(?<![\w@/])@([\w.+-]{1,150})")
+
+
+def render(text: str, *, mentionable: set[str] = frozenset()) -> str:
+    """Safe HTML for a post. @name becomes a link to the profile of a player named in `mentionable`."""
+    source = text.replace("&", "&amp;").replace("<", "&lt;")  # raw HTML is shown as text, never interpreted
+
+    def link(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in mentionable:
+            return match.group(0)
+        return f"[@{name}]({reverse('games:user_profile', args=[name])})"
+
+    html = markdown.markdown(MENTION.sub(link, source), extensions=["fenced_code", "nl2br", "sane_lists"])
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes={"a": {"href"}},
+        url_schemes={"http", "https", "mailto"},
+        link_rel="nofollow noopener noreferrer",
+    )
+
+
+def mentions(text: str, mentionable: set[str]) -> set[str]:
+    return {name for name in MENTION.findall(text) if name in mentionable}
+
+
+def quote(text: str) -> str:
+    """A post's text as a Markdown quotation, for "reply with quote"."""
+    return "\n".join(f"> {line}" for line in text.splitlines()) + "\n\n"

@@ -1,0 +1,28 @@
+"""A user's forum profile: the name shown, the time zone every deadline is shown in, the language."""
+
+from zoneinfo import available_timezones
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in available_timezones():
+        raise ValidationError(_("%(zone)s is not a time zone."), params={"zone": value})
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+    @classmethod
+    def of(cls, user) -> "Profile":
+        profile, _ = cls.objects.get_or_create(user=user)
+        return profile

@@ -1,0 +1,95 @@
+"""What the pages show, built only from the engine's public and private views and the public log."""
+
+from .announcements import describe
+from .engine import GameState, legal_actions, player_view, public_view
+from .engine.constants import BALLOTS
+from .models import Claim, Game, GameEvent
+
+
+def status_box(game: Game, state: GameState) -> dict:
+    """Both tracks with this game's power slots, the tracker, the government, who owes what and by when."""
+    view = public_view(state)
+    slots = view["power_track"] + [None]
+    return {
+        **view,
+        "fascist_slots": [
+            {"number": n, "power": slots[n - 1], "filled": n <= view["fascist_policies"], "last": n == 6}
+            for n in range(1, 7)
+        ],
+        "liberal_slots": [{"number": n, "filled": n <= view["liberal_policies"]} for n in range(1, 6)],
+        "tracker_slots": [{"number": n, "filled": n <= view["election_tracker"]} for n in range(1, 4)],
+        "deadline": game.deadline,
+        "paused": game.paused_at is not None,
+    }
+
+
+def announcements(events: list[GameEvent]) -> list[dict]:
+    return [
+        {"kind": "event", "created_at": e.created_at, "type": e.type, "text": describe(e.type, e.data), "data": e.data}
+        for e in events
+        if e.type not in ("deadline_passed",)
+    ]
+
+
+def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dict]:
+    """One row per vote held: round, president, chancellor, ballots, result, policy and the claims filed."""
+    rows = []
+    claimed = {(claim.round, claim.office): claim for claim in claims}
+    current = None
+    for event in events:
+        data = event.data
+        if event.type == "vote_closed":
+            current = {
+                "round": data["round"],
+                "president": data["president"],
+                "chancellor": data["chancellor"],
+                "ballots": data["ballots"],
+                "ja": data["ja"],
+                "nein": data["nein"],
+                "passed": data["passed"],
+                "policy": None,
+                "veto": False,
+                "president_claim": claimed.get((data["round"], Claim.Office.PRESIDENT)),
+                "chancellor_claim": claimed.get((data["round"], Claim.Office.CHANCELLOR)),
+            }
+            rows.append(current)
+        elif current is not None and data.get("round") == current["round"]:
+            if event.type == "policy_enacted" and not data["chaos"]:
+                current["policy"] = data["policy"]
+            elif event.type == "veto_answered" and data["accepted"]:
+                current["veto"] = True
+    return rows
+
+
+def private_panel(game: Game, state: GameState, seat: int) -> dict:
+    """The seat holder's own knowledge and the form for what they owe, offering only legal choices."""
+    view = player_view(state, seat)
+    moves = [action for action in legal_actions(state) if action.by == seat] if not state.over else []
+    kinds = {action.type for action in moves}
+    return {
+        **view,
+        "step_number": game.step_number,
+        "owes": sorted(kinds - {"vote"}) + (["vote"] if "vote" in kinds else []),
+        "targets": [state.seats[i].name for i in sorted({a.target for a in moves if a.target is not None})],
+        "cards": sorted({a.choice for a in moves if a.type in ("discard", "enact")}),
+        "my_ballot": state.votes.get(seat) if "vote" in kinds else None,
+        "ballots": BALLOTS,
+        "can_veto": "veto" in kinds,
+        "alive": state.seats[seat].status == "alive",
+        "status": str(state.seats[seat].status),
+        "claimable": claimable_rounds(game, state, seat),
+        "running": game.status == Game.Status.RUNNING,
+    }
+
+
+def claimable_rounds(game: Game, state: GameState, seat: int) -> list[dict]:
+    """The sessions this seat sat in whose claim it has not filed yet."""
+    filed = set(game.claims.values_list("round", "office"))
+    rounds = []
+    for session in state.sessions:
+        if session["enacted"] is None and session["veto"] != "accepted":
+            continue
+        for office, key, cards in (("president", "president_seat", 3), ("chancellor", "chancellor_seat", 2)):
+            if session[key] == seat and (session["round"], office) not in filed:
+                rounds.append({"round": session["round"], "office": office, "cards": cards})
+    return rounds

@@ -1,0 +1,21 @@
+"""Deleting an account: posts stay under "deleted user"; seats in running games leave without an exile mark."""
+
+from django.db import transaction
+
+from games.models import ActionRecord, Game, Seat
+
+from .play import changing, play
+
+
+def delete_account(user) -> None:
+    """Sign-ups to unstarted games are withdrawn; a living seat in a running game is exiled when the round
+    ends (a substitute takes it if one waits, E5), recorded against nobody since the account is gone."""
+    with transaction.atomic():
+        Seat.objects.filter(user=user, game__status=Game.Status.OPEN).delete()
+        running = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING, active=True, number__isnull=False)
+        for seat in running:
+            with changing(seat.game_id) as change:
+                engine_seat = change.state.seats[seat.number]
+                if engine_seat.status == "alive" and not any(entry[1] == seat.number for entry in change.state.pending):
+                    play(change, {"type": "exile", "player": seat.name}, ActionRecord.Source.SYSTEM)
+        user.delete()

@@ -1,0 +1,130 @@
+"""The game's forum: posting, editing within a short window (history kept), claims, read markers."""
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.access import posting_refusal, viewer_for
+from games.engine import GameState
+from games.markup import render
+from games.models import Claim, Game, Post, PostRevision, ThreadRead
+
+from .errors import GameError
+
+EDIT_WINDOW = timedelta(minutes=15)
+MAX_LENGTH = 20_000
+# Rate limits: at most this many posts by one person in one game within each window.
+RATE_LIMITS = ((timedelta(seconds=20), 2), (timedelta(hours=1), 60))
+CLAIM_CARDS = {Claim.Office.PRESIDENT: 3, Claim.Office.CHANCELLOR: 2}
+
+
+def post_message(
+    game_id: int, user, body: str, *, thread: str = Post.Thread.MAIN, quote_of: int | None = None, now=None
+) -> Post:
+    """Post in one of the game's threads, if the rules of the thread allow it now."""
+    now = now or timezone.now()
+    body = _check_body(body)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        state = GameState.from_dict(game.state) if game.state else None
+        refusal = posting_refusal(game, viewer_for(game, user, state), thread, state)
+        if refusal:
+            raise GameError(refusal)
+        _check_rate(game, user, now)
+        quoted = game.posts.filter(pk=quote_of, thread=thread, hidden_at=None).first() if quote_of else None
+        return Post.objects.create(
+            game=game,
+            thread=thread,
+            author=user,
+            body=body,
+            html=render(body, mentionable=_names(game)),
+            quote_of=quoted,
+            created_at=now,
+        )
+
+
+def edit_post(post_id: int, user, body: str, *, now: datetime | None = None) -> Post:
+    """The author may edit within EDIT_WINDOW; the text replaced stays visible in the post's history."""
+    now = now or timezone.now()
+    body = _check_body(body)
+    with transaction.atomic():
+        post = Post.objects.select_for_update().select_related("game").get(pk=post_id)
+        if post.author_id != user.pk:
+            raise GameError(_("Only the author can edit a post."))
+        if now - post.created_at > EDIT_WINDOW:
+            raise GameError(_("Posts can be edited for 15 minutes only."))
+        game = post.game
+        state = GameState.from_dict(game.state) if game.state else None
+        refusal = posting_refusal(game, viewer_for(game, user, state), post.thread, state)
+        if refusal:
+            raise GameError(refusal)
+        if body == post.body:
+            return post
+        PostRevision.objects.create(post=post, body=post.body, html=post.html, created_at=now)
+        post.body, post.html, post.edited_at = body, render(body, mentionable=_names(game)), now
+        post.save(update_fields=["body", "html", "edited_at"])
+        return post
+
+
+def file_claim(game_id: int, user, round_number: int, cards: str, *, now: datetime | None = None) -> Claim:
+    """A president (3 cards) or chancellor (2 cards) says what they saw in their session: once, publicly."""
+    now = now or timezone.now()
+    cards = cards.strip().upper()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        state = GameState.from_dict(game.state) if game.state else None
+        viewer = viewer_for(game, user, state)
+        session = next((s for s in (state.sessions if state else []) if s["round"] == round_number), None)
+        if session is None or not viewer.is_player:
+            raise GameError(_("There was no legislative session of yours in that round."))
+        if session["president_seat"] == viewer.seat.number:
+            office = Claim.Office.PRESIDENT
+        elif session["chancellor_seat"] == viewer.seat.number:
+            office = Claim.Office.CHANCELLOR
+        else:
+            raise GameError(_("There was no legislative session of yours in that round."))
+        if len(cards) != CLAIM_CARDS[office] or set(cards) - {"L", "F"}:
+            raise GameError(_("A claim is %(count)s cards, each L or F.") % {"count": CLAIM_CARDS[office]})
+        if game.claims.filter(round=round_number, office=office).exists():
+            raise GameError(_("You have already filed your claim for that session."))
+        return Claim.objects.create(
+            game=game,
+            round=round_number,
+            office=office,
+            author=user,
+            author_name=user.get_username(),
+            cards=cards,
+            created_at=now,
+        )
+
+
+def mark_read(user, game: Game, thread: str, up_to: datetime) -> None:
+    """Remember the newest post the user has seen in the thread."""
+    if not user.is_authenticated:
+        return
+    read, created = ThreadRead.objects.get_or_create(
+        user=user, game=game, thread=thread, defaults={"last_read_at": up_to}
+    )
+    if not created and read.last_read_at < up_to:
+        ThreadRead.objects.filter(pk=read.pk).update(last_read_at=up_to)
+
+
+def _check_body(body: str) -> str:
+    body = (body or "").strip()
+    if not body:
+        raise GameError(_("A post needs some text."))
+    if len(body) > MAX_LENGTH:
+        raise GameError(_("A post is at most %(count)s characters.") % {"count": MAX_LENGTH})
+    return body
+
+
+def _check_rate(game: Game, user, now: datetime) -> None:
+    for window, limit in RATE_LIMITS:
+        if Post.objects.filter(game=game, author=user, created_at__gt=now - window).count() >= limit:
+            raise GameError(_("You are posting too fast: wait a little and try again."))
+
+
+def _names(game: Game) -> set[str]:
+    return set(game.seats.values_list("user__username", flat=True))

@@ -1,0 +1,94 @@
+"""The lobby: open games, my games with "your move", finished games; creating, joining and leaving games."""
+
+from allauth.account.models import EmailAddress
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.engine import GameState, waiting_for
+from games.forms import GameForm
+from games.models import Game
+from games.services import GameError, create_game, join_game, leave_game
+
+from .common import load, refused
+
+
+def home(request):
+    open_games = (
+        Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+        .annotate(players=Count("seats", filter=Q(seats__is_substitute=False)))
+        .order_by("lobby_closes_at")[:50]
+    )
+    running = Game.objects.filter(status=Game.Status.RUNNING, visibility=Game.Visibility.PUBLIC).order_by(
+        "-started_at"
+    )[:50]
+    finished = Game.objects.filter(
+        status__in=(Game.Status.FINISHED, Game.Status.CANCELLED), visibility=Game.Visibility.PUBLIC
+    ).order_by("-finished_at")[:20]
+    return render(
+        request,
+        "games/home.html",
+        {"open_games": open_games, "running": running, "finished": finished, "mine": _my_games(request.user)},
+    )
+
+
+def _my_games(user) -> list[dict]:
+    """The viewer's running and open games, with whether they owe a move and by when."""
+    if not user.is_authenticated:
+        return []
+    games = []
+    for seat in user.seats.filter(game__status__in=(Game.Status.OPEN, Game.Status.RUNNING)).select_related("game"):
+        game = seat.game
+        owes = False
+        if game.state and seat.active and seat.number is not None:
+            owes = seat.number in waiting_for(GameState.from_dict(game.state)) and game.paused_at is None
+        games.append({"game": game, "seat": seat, "owes": owes})
+    return sorted(games, key=lambda g: (not g["owes"], g["game"].deadline is None, g["game"].deadline or 0))
+
+
+@login_required
+def new_game(request):
+    form = GameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if not _email_verified(request.user):
+            messages.error(request, _("Verify your email address first: deadline reminders go there."))
+            return redirect("account_email")
+        options = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        game = create_game(request.user, **options)
+        messages.success(request, _("Your game is open for sign-ups."))
+        return redirect(game)
+    return render(request, "games/new.html", {"form": form})
+
+
+@login_required
+@require_POST
+def join(request, game_id: int):
+    game, _state, _viewer = load(request, game_id)
+    if not _email_verified(request.user):
+        messages.error(request, _("Verify your email address first: deadline reminders go there."))
+        return redirect("account_email")
+    try:
+        join_game(game.pk, request.user, as_substitute=request.POST.get("as") == "substitute")
+    except GameError as error:
+        return refused(request, error, game.get_absolute_url())
+    messages.success(request, _("You are in."))
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def leave(request, game_id: int):
+    game, _state, _viewer = load(request, game_id)
+    try:
+        leave_game(game.pk, request.user)
+    except GameError as error:
+        return refused(request, error, game.get_absolute_url())
+    messages.success(request, _("You have left the game."))
+    return redirect(game)
+
+
+def _email_verified(user) -> bool:
+    return EmailAddress.objects.filter(user=user, verified=True).exists()

@@ -1,0 +1,57 @@
+"""Profiles: each user's own settings, the public participation record (E6), and deleting an account."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, logout
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
+
+from games.forms import ProfileForm
+from games.models import Profile
+from games.services import participation_record
+from games.services.accounts import delete_account
+
+
+def user_profile(request, username: str):
+    user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    seats = user.seats.select_related("game").order_by("-game__created_at")[:50]
+    return render(
+        request,
+        "games/user_profile.html",
+        {"profile_user": user, "profile": Profile.of(user), "record": participation_record(user), "seats": seats},
+    )
+
+
+@login_required
+def edit_profile(request):
+    profile = Profile.of(request.user)
+    form = ProfileForm(request.POST or None, instance=profile)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Your profile is saved."))
+        return redirect("games:edit_profile")
+    return render(request, "games/edit_profile.html", {"form": form, "record": participation_record(request.user)})
+
+
+@login_required
+def delete(request):
+    if request.method == "POST" and request.POST.get("confirm") == request.user.get_username():
+        delete_account(request.user)
+        logout(request)
+        messages.success(request, _("Your account is deleted. Your posts stay, signed by a deleted user."))
+        return redirect("games:home")
+    if request.method == "POST":
+        messages.error(request, _("Type your user name to confirm."))
+    return render(request, "games/delete_account.html")
+
+
+@require_POST
+def choose_language(request):
+    """The language switcher: remembered in the profile once signed in, in a cookie before."""
+    language = request.POST.get("language")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        Profile.objects.filter(pk=Profile.of(request.user).pk).update(language=language)
+    return set_language(request)

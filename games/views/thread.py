@@ -1,0 +1,156 @@
+"""The game's threads: the public game thread with the moderator's announcements inline, the graveyard,
+posting, editing with a visible history, and the full secret history once the game is over."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.access import can_read, is_over, posting_refusal
+from games.engine import secret_view
+from games.forms import EditPostForm, PostForm
+from games.markup import quote
+from games.models import Claim, GameEvent, Post, ThreadRead
+from games.presenters import announcements, government_history, private_panel, status_box
+from games.services import GameError
+from games.services.forum import edit_post, mark_read, post_message
+
+from .common import load, refused
+
+PAGE_SIZE = 25
+
+
+def thread(request, game_id: int, graveyard: bool = False):
+    game, state, viewer = load(request, game_id)
+    name = Post.Thread.GRAVEYARD if graveyard else Post.Thread.MAIN
+    if not can_read(game, viewer, name):
+        raise PermissionDenied(_("The living cannot read the graveyard."))
+    posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
+    page = Paginator(posts, PAGE_SIZE).get_page(request.GET.get("page"))
+    entries = _with_announcements(game, page, name)
+    if page.object_list:
+        mark_read(request.user, game, name, page.object_list[len(page.object_list) - 1].created_at)
+    quoting = None
+    if request.GET.get("quote"):
+        quoting = posts.filter(pk=request.GET["quote"]).first()
+    form = PostForm(
+        initial={
+            "thread": name,
+            "quote_of": quoting.pk if quoting else None,
+            "body": quote(quoting.body) if quoting else "",
+        }
+    )
+    events = list(GameEvent.objects.filter(game=game).order_by("index")) if state else []
+    context = {
+        "game": game,
+        "viewer": viewer,
+        "thread": name,
+        "page": page,
+        "entries": entries,
+        "form": form,
+        "refusal": posting_refusal(game, viewer, name, state),
+        "status": status_box(game, state) if state else None,
+        "history": government_history(events, list(Claim.objects.filter(game=game))) if state else [],
+        "panel": private_panel(game, state, viewer.seat.number) if (state and viewer.is_player) else None,
+        "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
+    }
+    return render(request, "games/thread.html", context)
+
+
+def _with_announcements(game, page, thread: str) -> list[dict]:
+    """The page's posts with the announcements made between them (the game thread only)."""
+    entries = [{"kind": "post", "created_at": post.created_at, "post": post} for post in page.object_list]
+    if thread != Post.Thread.MAIN:
+        return entries
+    events = GameEvent.objects.filter(game=game)
+    if page.has_previous():
+        previous_last = page.paginator.page(page.previous_page_number()).object_list
+        events = events.filter(created_at__gt=previous_last[len(previous_last) - 1].created_at)
+    if page.has_next() and page.object_list:
+        events = events.filter(created_at__lte=page.object_list[len(page.object_list) - 1].created_at)
+    entries += announcements(list(events.order_by("index")))
+    return sorted(entries, key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
+
+
+def first_unread(request, game_id: int):
+    game, _state, _viewer = load(request, game_id)
+    read = None
+    if request.user.is_authenticated:
+        read = ThreadRead.objects.filter(user=request.user, game=game, thread=Post.Thread.MAIN).first()
+    posts = Post.objects.filter(game=game, thread=Post.Thread.MAIN)
+    before = posts.filter(created_at__lte=read.last_read_at).count() if read else 0
+    target = posts.order_by("created_at", "pk")[before : before + 1].first()
+    url = reverse("games:thread", args=[game.pk])
+    if target is None:
+        page = max(1, -(-posts.count() // PAGE_SIZE))
+        return redirect(f"{url}?page={page}#end")
+    return redirect(f"{url}?page={before // PAGE_SIZE + 1}#post-{target.pk}")
+
+
+@login_required
+@require_POST
+def new_post(request, game_id: int):
+    game, _state, _viewer = load(request, game_id)
+    form = PostForm(request.POST)
+    back = reverse(
+        "games:graveyard" if request.POST.get("thread") == Post.Thread.GRAVEYARD else "games:thread", args=[game.pk]
+    )
+    if not form.is_valid():
+        messages.error(
+            request, _("The post was not saved: %(errors)s") % {"errors": " ".join(form.errors.get("body", []))}
+        )
+        return redirect(back)
+    try:
+        post = post_message(
+            game.pk,
+            request.user,
+            form.cleaned_data["body"],
+            thread=form.cleaned_data["thread"],
+            quote_of=form.cleaned_data["quote_of"],
+        )
+    except GameError as error:
+        return refused(request, error, back)
+    page = -(-Post.objects.filter(game=game, thread=post.thread, created_at__lte=post.created_at).count() // PAGE_SIZE)
+    return redirect(f"{back}?page={page}#post-{post.pk}")
+
+
+@login_required
+def edit(request, game_id: int, post_id: int):
+    game, _state, _viewer = load(request, game_id)
+    post = get_object_or_404(Post, pk=post_id, game=game)
+    if post.author_id != request.user.pk:
+        raise PermissionDenied(_("Only the author can edit a post."))
+    form = EditPostForm(request.POST or None, initial={"body": post.body})
+    if request.method == "POST" and form.is_valid():
+        try:
+            edit_post(post.pk, request.user, form.cleaned_data["body"])
+        except GameError as error:
+            messages.error(request, str(error))
+        else:
+            return redirect(f"{reverse('games:thread', args=[game.pk])}#post-{post.pk}")
+    return render(request, "games/edit_post.html", {"game": game, "post": post, "form": form})
+
+
+def post_history(request, game_id: int, post_id: int):
+    game, _state, viewer = load(request, game_id)
+    post = get_object_or_404(Post.objects.select_related("author"), pk=post_id, game=game)
+    if not can_read(game, viewer, post.thread):
+        raise PermissionDenied(_("The living cannot read the graveyard."))
+    return render(request, "games/post_history.html", {"game": game, "post": post, "revisions": post.revisions.all()})
+
+
+def secret_history(request, game_id: int):
+    """R27: every role, hand, discard, investigation, peek and ballot, once the game is over."""
+    game, state, _viewer = load(request, game_id)
+    if state is None or not is_over(game):
+        raise PermissionDenied(_("Everything is revealed when the game ends."))
+    events = list(GameEvent.objects.filter(game=game).order_by("index"))
+    return render(
+        request,
+        "games/secret_history.html",
+        {"game": game, "secret": secret_view(state), "log": announcements(events), "status": status_box(game, state)},
+    )
