@@ -19,6 +19,7 @@ $(STAMP): requirements.txt pyproject.toml
 run: $(STAMP)
 	mkdir -p var/broker/processed
 	$(PY) manage.py migrate --no-input
+	-$(PY) manage.py demo
 	HOST=$(HOST) $(VENV)/bin/honcho start
 
 lint: $(STAMP)

@@ -50,9 +50,12 @@ def describe(event_type: str, data: dict) -> str:
         case "chaos":
             return _("Three failed governments: the country is thrown into chaos.")
         case "policy_enacted":
-            text = _("%(policy)s is enacted") % {"policy": POLICY[d["policy"]]()}
             if d["chaos"]:
                 text = _("Chaos: %(policy)s is enacted from the top of the deck") % {"policy": POLICY[d["policy"]]()}
+            elif d["policy"] == "L":
+                text = _("A liberal policy is enacted")
+            else:
+                text = _("A fascist policy is enacted")
             return text + " " + _("(liberal %(liberal_policies)s of 5, fascist %(fascist_policies)s of 6).") % d
         case "deck_reshuffled":
             return _("The discards are shuffled into a new draw pile of %(draw_pile)s cards.") % d

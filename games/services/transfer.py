@@ -24,12 +24,12 @@ class IllegalScriptAction(GameError):
         self.index = index
 
 
-def import_script(data: dict, *, now: datetime | None = None) -> Game:
+def import_script(data: dict, *, now: datetime | None = None, **options) -> Game:
     """Create a live game from a replay script: users for unknown names (unusable passwords), every action
     applied, the current step started now with its full default length.
 
     Raises ScriptError for an invalid script and IllegalScriptAction for an illegal action; either way
-    nothing is created.
+    nothing is created. `options` sets other fields of the game (its name, durations...).
     """
     now = now or timezone.now()
     script = parse_script(data)
@@ -37,13 +37,16 @@ def import_script(data: dict, *, now: datetime | None = None) -> Game:
         with transaction.atomic():
             users = _users_for(script)
             game = Game.objects.create(
-                name=f"Imported game ({len(script.players)} players)",
-                status=Game.Status.RUNNING,
-                player_count=len(script.players),
-                seed=script.seed,
-                setup={key: value for key, value in data.items() if key not in ("actions", "expect")},
-                started_at=now,
-                **asdict(script.settings),
+                **{
+                    "name": f"Imported game ({len(script.players)} players)",
+                    "status": Game.Status.RUNNING,
+                    "player_count": len(script.players),
+                    "seed": script.seed,
+                    "setup": {key: value for key, value in data.items() if key not in ("actions", "expect")},
+                    "started_at": now,
+                    **asdict(script.settings),
+                    **options,
+                }
             )
             seats = Seat.objects.bulk_create(
                 Seat(game=game, user=users[name], name=name, number=number)

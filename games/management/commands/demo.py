@@ -1,0 +1,105 @@
+"""`manage.py demo`: a moderator, players and games at interesting points, to look around (DEBUG only).
+
+Running it twice changes nothing. Every demo account's password is DEMO_PASSWORD (README: Demo).
+"""
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from games.models import Game
+from games.services import create_game, join_game
+from games.services.forum import post_message
+from games.services.transfer import import_script
+
+DEMO_PASSWORD = "demo-password-1"
+PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
+MODERATOR = "moderator"
+DECK = list("FFLFFLFFLFFLFFLFL")
+ROLES = {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
+FIVE = PLAYERS[:5]
+
+
+def government(president: str, chancellor: str, discard: str, enact: str) -> list[dict]:
+    return [
+        {"type": "nominate", "by": president, "target": chancellor},
+        *({"type": "vote", "by": name, "vote": "ja"} for name in FIVE),
+        {"type": "discard", "by": president, "policy": discard},
+        {"type": "enact", "by": chancellor, "policy": enact},
+    ]
+
+
+def script(actions: list[dict]) -> dict:
+    return {"players": FIVE, "roles": ROLES, "deck": DECK, "first_president": "ann", "seed": 5, "actions": actions}
+
+
+MID_ELECTION = script(
+    [
+        *government("ann", "dan", "F", "L"),
+        {"type": "nominate", "by": "bob", "target": "cat"},
+        {"type": "vote", "by": "ann", "vote": "nein"},
+        {"type": "vote", "by": "bob", "vote": "ja"},
+    ]
+)
+LEGISLATIVE = script([*government("ann", "dan", "F", "L"), *government("bob", "eve", "L", "F")[:6]])
+FINISHED = script(
+    [
+        *government("ann", "dan", "F", "L"),
+        *government("bob", "eve", "L", "F"),
+        *government("cat", "ann", "F", "L"),
+        *government("dan", "bob", "L", "F"),
+        *government("eve", "ann", "F", "L"),
+        *government("ann", "cat", "F", "L"),
+        *government("bob", "dan", "F", "L"),
+    ]
+)
+FINISHED["reshuffles"] = [list("LFFLFFLFFFFF")]
+
+
+class Command(BaseCommand):
+    help = "Create demo accounts and games (only with DEBUG on). Running it twice changes nothing."
+
+    def handle(self, *args, **options):
+        if not settings.DEBUG:
+            raise CommandError("demo refuses to run unless DEBUG is on: it creates accounts with known passwords")
+        if Game.objects.filter(name__startswith="Demo:").exists():
+            self.stdout.write("The demo is already loaded.")
+        else:
+            with transaction.atomic():
+                self._load()
+            self.stdout.write("Demo loaded.")
+        self.stdout.write(
+            f"Sign in at {settings.SITE_URL}/accounts/login/ as any of {', '.join(PLAYERS)} or {MODERATOR} "
+            f"(email NAME@example.com), password {DEMO_PASSWORD}"
+        )
+
+    def _load(self) -> None:
+        users = {name: self._user(name) for name in [*PLAYERS, MODERATOR]}
+        moderators, _ = Group.objects.get_or_create(name="moderators")
+        users[MODERATOR].groups.add(moderators)
+        users[MODERATOR].is_staff = True
+        users[MODERATOR].save(update_fields=["is_staff"])
+        lobby = create_game(users["fay"], name="Demo: open lobby", player_count=7)
+        join_game(lobby.pk, users["gus"])
+        election = import_script(MID_ELECTION, name="Demo: mid-election")
+        post_message(election.pk, users["ann"], "I voted **Nein**: @cat has been too quiet.")
+        post_message(election.pk, users["cat"], "> too quiet\n\nI was asleep. Ja from me, obviously.")
+        import_script(LEGISLATIVE, name="Demo: legislative session")
+        import_script(FINISHED, name="Demo: finished")
+        quick = create_game(users["ann"], name="Demo: minute-long deadlines", player_count=5, minute_durations=True)
+        for name in ("bob", "cat", "dan", "eve"):
+            join_game(quick.pk, users[name])
+
+    def _user(self, name: str):
+        user, created = get_user_model().objects.get_or_create(username=name, defaults={"email": f"{name}@example.com"})
+        if created or not user.has_usable_password():
+            user.email = f"{name}@example.com"
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        EmailAddress.objects.update_or_create(
+            user=user, email=user.email, defaults={"verified": True, "primary": True}
+        )
+        return user
