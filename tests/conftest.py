@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -14,6 +15,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 IN_CI = bool(os.environ.get("CI"))
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def _missing(reason: str) -> None:
@@ -24,12 +26,15 @@ def _missing(reason: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _services(request):
-    """`postgres` and `redis` markers: skipped where the service is missing, except in CI, where it fails."""
+    """`postgres`, `redis` and `e2e` markers: skipped where the service or the browser is missing, except in CI,
+    where it fails."""
     on_postgres = django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     if request.node.get_closest_marker("postgres") and not on_postgres:
         _missing("needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)")
     if request.node.get_closest_marker("redis") and not answers(REDIS_URL, 6379):
         _missing(f"needs Redis at {REDIS_URL}")
+    if request.node.get_closest_marker("e2e") and not CHROMIUM.exists():
+        _missing(f"needs Chromium at {CHROMIUM} (Debian's chromium package); Playwright drives it, never downloads one")
 
 
 def pytest_configure(config):

@@ -19,7 +19,8 @@ _ROLES = {
 
 
 def make_user(username: str, *, password: str = "pw-for-tests-1"):
-    user, _ = get_user_model().objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    user.email = user.email or f"{username}@example.com"
     user.set_password(password)
     user.save()
     return user

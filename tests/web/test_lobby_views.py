@@ -1,0 +1,112 @@
+"""The lobby pages: listing, creating, joining and leaving games."""
+
+import pytest
+from allauth.account.models import EmailAddress
+
+from games.models import Game
+from tests.factories import make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_open_running_and_finished_games(client, client_for):
+    running_game()
+    ann = client_for("zoe")
+    ann.post("/games/new/", {**form_data(), "name": "Open one"})
+    page = client.get("/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Open one" in text and "Imported game (5 players)" in text
+
+
+def form_data(**changes) -> dict:
+    data = {
+        "name": "Friday game",
+        "player_count": 5,
+        "visibility": "public",
+        "close_vote_early": "on",
+        "quiet_legislature": "on",
+        "missing_vote": "abstain",
+        "nomination_timeout": "fail",
+        "power_timeout": "forfeit",
+        "nomination_hours": 48,
+        "election_hours": 168,
+        "discard_hours": 24,
+        "legislative_hours": 48,
+        "veto_reply_hours": 24,
+        "veto_enact_hours": 24,
+        "power_hours": 48,
+        "execution_vote_hours": 48,
+        "time_zone": "Europe/Madrid",
+        "absence_notice_hours": 24,
+        "absence_max_days": 7,
+        "lobby_days": 14,
+    }
+    data.update(changes)
+    return data
+
+
+def test_create_a_game_with_every_setting(client_for):
+    response = client_for("ann").post("/games/new/", form_data(execution_vote="on", deadline_hour=23))
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == game.get_absolute_url()
+    assert (game.name, game.player_count, game.execution_vote, game.deadline_hour) == ("Friday game", 5, True, 23)
+    assert game.seats.get().name == "ann"
+
+
+def test_the_create_form_refuses_bad_settings_and_says_why(client_for):
+    response = client_for("ann").post("/games/new/", form_data(player_count=11, nomination_hours=0))
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+    text = response.content.decode()
+    assert "less than or equal to 10" in text and "at least one hour" in text
+
+
+def test_creating_needs_a_signed_in_user_with_a_verified_email(client):
+    assert client.get("/games/new/").status_code == 302
+    user = make_user("ann")
+    client.force_login(user)
+    response = client.post("/games/new/", form_data())
+    assert response.status_code == 302 and "/accounts/email/" in response.url
+    assert not Game.objects.exists()
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    client.post("/games/new/", form_data())
+    assert Game.objects.count() == 1
+
+
+def test_join_fill_and_start(client_for):
+    client_for("ann").post("/games/new/", form_data())
+    game = Game.objects.get()
+    for name in ("bob", "cat", "dan", "eve"):
+        response = client_for(name).post(f"/games/{game.pk}/join/")
+        assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+
+
+def test_join_refusals_are_explained(client_for):
+    game = running_game()
+    response = client_for("zed").post(f"/games/{game.pk}/join/", follow=True)
+    assert "This game is not open for sign-ups." in response.content.decode()
+    response = client_for("zed").post(f"/games/{game.pk}/join/", {"as": "substitute"}, follow=True)
+    assert "You are in." in response.content.decode()
+    assert Game.objects.get(pk=game.pk).state["substitutes"] == ["zed"]
+
+
+def test_leave_before_the_start(client_for):
+    client_for("ann").post("/games/new/", form_data())
+    game = Game.objects.get()
+    bob = client_for("bob")
+    bob.post(f"/games/{game.pk}/join/")
+    response = bob.post(f"/games/{game.pk}/leave/", follow=True)
+    assert "You have left the game." in response.content.decode()
+    assert game.seats.count() == 1
+
+
+def test_join_and_leave_are_post_only(client_for):
+    game = running_game()
+    assert client_for("ann").get(f"/games/{game.pk}/join/").status_code == 405
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/games/999/").status_code == 404

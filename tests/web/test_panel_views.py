@@ -1,0 +1,122 @@
+"""The private panel's forms: moves with their step number, claims, absences, resignation."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Absence, Claim, Seat
+from games.services import pause
+from tests.factories import governments, make_user, running_game
+from tests.games.helpers import reload, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def move(client, game, step_number=None, **fields):
+    step_number = reload(game).step_number if step_number is None else step_number
+    return client.post(f"/games/{game.pk}/move/", {"step_number": step_number, **fields}, follow=True)
+
+
+def test_the_panel_offers_only_legal_choices(client_for):
+    game = running_game(actions=[*governments(("ann", "bob"))], now=timezone.now())
+    page = client_for("bob").get(f"/games/{game.pk}/").content.decode()
+    assert "Nominate a chancellor" in page
+    options = page.split('name="target"')[1].split("</select>")[0]
+    assert "bob</option>" not in options and "ann</option>" in options  # R9; bob was chancellor: R10 with 5 alive
+    assert "Nominate a chancellor" not in client_for("ann").get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_move_through_the_panel(client_for):
+    game = running_game(now=timezone.now())
+    response = move(client_for("ann"), game, type="nominate", target="bob")
+    assert "Done." in response.content.decode()
+    assert state_of(game)["step"] == "vote"
+    for name in ("ann", "bob", "cat", "dan", "eve"):
+        move(client_for(name), game, type="vote", vote="ja")
+    assert state_of(game)["step"] == "discard"
+    move(client_for("ann"), game, type="discard", policy="F")
+    move(client_for("bob"), game, type="enact", policy="F")
+    assert state_of(game)["fascist_policies"] == 1
+
+
+@pytest.mark.parametrize(
+    ("who", "fields", "message"),
+    [
+        ("bob", {"type": "nominate", "target": "cat"}, "Only ann, the presidential candidate, can nominate now."),
+        ("ann", {"type": "nominate", "target": "ann"}, "ann cannot nominate themself as chancellor."),
+        ("ann", {"type": "nominate", "target": "nobody"}, "nobody is not a player in this game."),
+        ("ann", {"type": "discard", "policy": "F"}, "That move is not possible now"),
+        ("ann", {"type": "cancel"}, "Unknown move."),
+        ("zed", {"type": "vote", "vote": "ja"}, "You do not hold a seat in this game."),
+    ],
+)
+def test_refused_moves_say_why_and_change_nothing(client_for, who, fields, message):
+    game = running_game(now=timezone.now())
+    before = reload(game).state
+    response = move(client_for(who), game, **fields)
+    assert message in response.content.decode()
+    assert reload(game).state == before
+
+
+def test_a_stale_form_is_refused(client_for):
+    game = running_game(now=timezone.now())
+    stale = reload(game).step_number
+    move(client_for("ann"), game, type="nominate", target="bob")
+    response = move(client_for("ann"), game, step_number=stale, type="nominate", target="cat")
+    assert "moved on since this page was loaded" in response.content.decode()
+    response = client_for("ann").post(f"/games/{game.pk}/move/", {"type": "vote", "vote": "ja"}, follow=True)
+    assert "The form is incomplete" in response.content.decode()
+
+
+def test_moves_are_closed_while_paused(client_for):
+    game = running_game(now=timezone.now())
+    pause(game.pk, make_user("mod"))
+    assert "paused" in move(client_for("ann"), game, type="nominate", target="bob").content.decode()
+
+
+def test_claims_are_filed_once_by_the_government(client_for):
+    game = running_game(actions=governments(("ann", "bob")), now=timezone.now())
+    ann = client_for("ann")
+    page = ann.get(f"/games/{game.pk}/").content.decode()
+    assert "the three cards you say you drew" in page
+    ann.post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "fff"})
+    assert Claim.objects.get().cards == "FFF"
+    assert (
+        "already filed"
+        in ann.post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "FFL"}, follow=True).content.decode()
+    )
+    assert (
+        "no legislative session of yours"
+        in client_for("cat")
+        .post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "FFL"}, follow=True)
+        .content.decode()
+    )
+    assert (
+        "2 or 3 cards"
+        in client_for("bob").post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "X"}, follow=True).content.decode()
+    )
+    history = client_for("cat").get(f"/games/{game.pk}/").content.decode()
+    assert (
+        'P: <span class="cards"><span class="card-F">F</span><span class="card-F">F</span><span class="card-F">F</span>'
+        in history
+    )
+
+
+def test_announce_an_absence(client_for):
+    game = running_game(now=timezone.now())
+    start = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    end = (timezone.now() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
+    response = client_for("ann").post(f"/games/{game.pk}/absence/", {"starts_at": start, "ends_at": end}, follow=True)
+    assert "Your absence is announced" in response.content.decode()
+    assert Absence.objects.count() == 1
+    soon = (timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    response = client_for("ann").post(f"/games/{game.pk}/absence/", {"starts_at": soon, "ends_at": end}, follow=True)
+    assert "at least 24 hours" in response.content.decode()
+
+
+def test_resign_asks_a_moderator(client_for):
+    game = running_game(now=timezone.now())
+    response = client_for("cat").post(f"/games/{game.pk}/resign/", follow=True)
+    assert "A moderator will hand your seat" in response.content.decode()
+    assert Seat.objects.get(game=game, name="cat").resign_requested_at is not None

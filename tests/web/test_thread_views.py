@@ -1,0 +1,149 @@
+"""The game thread and the graveyard: who reads, who posts, editing with history, quoting, unread, the reveal."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games.models import Post
+from games.services import cancel
+from tests.factories import governments, make_user, running_game
+
+pytestmark = pytest.mark.django_db
+EXECUTED = [
+    *governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")),
+    {"type": "execute", "by": "dan", "target": "eve"},
+]
+
+
+def post(client, game, body, thread="main", **extra):
+    return client.post(f"/games/{game.pk}/post/", {"body": body, "thread": thread, **extra}, follow=True)
+
+
+def test_anyone_reads_the_game_thread(client):
+    game = running_game()
+    page = client.get(f"/games/{game.pk}/")
+    assert page.status_code == 200
+    assert "Round 1: ann is the presidential candidate." in page.content.decode()
+
+
+def test_a_living_player_posts_markdown_rendered_and_sanitised(client_for):
+    game = running_game(now=timezone.now())
+    response = post(client_for("ann"), game, "**Ja** from me <script>alert(1)</script> @bob")
+    text = response.content.decode()
+    assert "<strong>Ja</strong> from me &lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert '<a href="/users/bob/" rel="nofollow noopener noreferrer">@bob</a>' in text
+    assert "<script>alert" not in text
+
+
+def test_spectators_and_the_dead_do_not_post_in_the_game_thread(client_for, client):
+    game = running_game(actions=EXECUTED, now=timezone.now())
+    assert "Spectators read the game thread" in post(client_for("zed"), game, "hi").content.decode()
+    assert "The dead and the exiled cannot post" in post(client_for("eve"), game, "hi").content.decode()
+    assert post(client, game, "hi").redirect_chain[-1][0].startswith("/accounts/login/")
+    assert not Post.objects.exists()
+
+
+def test_the_graveyard_is_closed_to_the_living_and_open_to_the_dead_and_spectators(client_for, client):
+    game = running_game(actions=EXECUTED, now=timezone.now())
+    assert client_for("ann").get(f"/games/{game.pk}/graveyard/").status_code == 403
+    assert client.get(f"/games/{game.pk}/graveyard/").status_code == 403
+    eve = client_for("eve")
+    assert eve.get(f"/games/{game.pk}/graveyard/").status_code == 200
+    post(eve, game, "I was liberal, avenge me", thread="graveyard")
+    assert "avenge me" in client_for("zed").get(f"/games/{game.pk}/graveyard/").content.decode()
+    assert "avenge me" not in client_for("ann").get(f"/games/{game.pk}/").content.decode()
+    assert (
+        "The living cannot read the graveyard."
+        in post(client_for("ann"), game, "let me in", "graveyard").content.decode()
+    )
+    assert not Post.objects.filter(body="let me in").exists()
+
+
+def test_the_graveyard_opens_to_all_at_the_end(client_for, client):
+    game = running_game(actions=EXECUTED, now=timezone.now())
+    post(client_for("eve"), game, "secret talk", thread="graveyard")
+    cancel(game.pk, make_user("mod"))
+    assert "secret talk" in client.get(f"/games/{game.pk}/graveyard/").content.decode()
+
+
+def test_r18_the_thread_is_closed_during_the_legislative_session(client_for):
+    game = running_game(actions=governments(("ann", "bob"))[:6], now=timezone.now())
+    response = post(client_for("cat"), game, "what did you draw?")
+    assert "closed during the legislative session" in response.content.decode()
+    assert not Post.objects.exists()
+
+
+def test_r18_setting_off_keeps_the_thread_open(client_for):
+    game = running_game(actions=governments(("ann", "bob"))[:6], now=timezone.now())
+    game.quiet_legislature = False
+    game.save()
+    post(client_for("cat"), game, "what did you draw?")
+    assert Post.objects.count() == 1
+
+
+def test_edit_within_15_minutes_with_the_history_visible_to_all(client_for, client):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    post(ann, game, "I drew FFL")
+    message = Post.objects.get()
+    ann.post(f"/games/{game.pk}/posts/{message.pk}/edit/", {"body": "I drew FFF"})
+    message.refresh_from_db()
+    assert message.body == "I drew FFF" and message.edited_at
+    history = client.get(f"/games/{game.pk}/posts/{message.pk}/history/").content.decode()
+    assert "I drew FFL" in history and "I drew FFF" in history
+    with time_machine.travel(timezone.now() + timedelta(minutes=16)):
+        response = ann.post(f"/games/{game.pk}/posts/{message.pk}/edit/", {"body": "I drew LLL"})
+    assert "15 minutes" in response.content.decode()
+    assert Post.objects.get().body == "I drew FFF"
+
+
+def test_only_the_author_edits(client_for):
+    game = running_game(now=timezone.now())
+    post(client_for("ann"), game, "mine")
+    message = Post.objects.get()
+    assert client_for("bob").get(f"/games/{game.pk}/posts/{message.pk}/edit/").status_code == 403
+
+
+def test_reply_with_quote(client_for):
+    game = running_game(now=timezone.now())
+    post(client_for("ann"), game, "bob is fascist")
+    message = Post.objects.get()
+    page = client_for("bob").get(f"/games/{game.pk}/?quote={message.pk}").content.decode()
+    assert "&gt; bob is fascist" in page
+    assert f'name="quote_of" value="{message.pk}"' in page
+
+
+def test_jump_to_first_unread(client_for):
+    game = running_game(now=timezone.now())
+    ann, bob = client_for("ann"), client_for("bob")
+    for number in range(30):
+        Post.objects.create(
+            game=game,
+            author=make_user("cat"),
+            body=f"p{number}",
+            html=f"<p>p{number}</p>",
+            created_at=timezone.now() + timedelta(seconds=number),
+        )
+    bob.get(f"/games/{game.pk}/?page=1")  # bob has read the first 25
+    first_unread = Post.objects.get(body="p25")
+    assert bob.get(f"/games/{game.pk}/unread/").url == f"/games/{game.pk}/?page=2#post-{first_unread.pk}"
+    assert ann.get(f"/games/{game.pk}/unread/").url.endswith(f"#post-{Post.objects.get(body='p0').pk}")
+
+
+def test_rate_limit_on_posting(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    post(ann, game, "one")
+    post(ann, game, "two")
+    assert "posting too fast" in post(ann, game, "three").content.decode()
+    assert Post.objects.count() == 2
+
+
+def test_r27_the_secret_history_only_after_the_end(client):
+    game = running_game()
+    assert client.get(f"/games/{game.pk}/history/").status_code == 403
+    cancel(game.pk, make_user("mod"))
+    page = client.get(f"/games/{game.pk}/history/").content.decode()
+    assert 'cat: <span class="role-hitler">Hitler</span>' in page
