@@ -99,7 +99,5 @@ class Command(BaseCommand):
             user.email = f"{name}@example.com"
             user.set_password(DEMO_PASSWORD)
             user.save()
-        EmailAddress.objects.update_or_create(
-            user=user, email=user.email, defaults={"verified": True, "primary": True}
-        )
+        EmailAddress.objects.update_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
         return user

@@ -1,0 +1,220 @@
+"""A whole 5-player game played in a real browser: five players, each in their own browser context, sign in
+through the sign-in form, fill the lobby and play to a win by clicking the forms of their private panel.
+
+Chromium is Debian's (/usr/bin/chromium); Playwright never downloads one. Screenshots of the thread, a panel and
+the end go to tests/e2e/screenshots/ (ignored by git).
+"""
+
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from games.engine import GameState, secret_view
+from games.models import Game
+from tests.conftest import CHROMIUM
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["ann", "bob", "cat", "dan", "eve"]
+PASSWORD = "pw-for-the-browser-1"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+MAX_MOVES = 300
+ROLE_TEXT = {"liberal": "Liberal", "fascist": "Fascist", "hitler": "Hitler"}
+WINNER_TEXT = {"liberal": "The liberals won.", "fascist": "The fascists won."}
+
+
+@dataclass
+class Player:
+    name: str
+    page: Page
+
+    @property
+    def panel(self):
+        return self.page.locator("section#panel")
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are synchronous anyway.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+def make_user(name: str) -> None:
+    user = get_user_model().objects.create_user(name, email=f"{name}@example.com", password=PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+
+
+def sign_in(browser: Browser, base_url: str, name: str) -> Player:
+    """A fresh browser context signed in through the real sign-in form (allauth signs in by email)."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    main = page.locator("main")
+    main.locator("input[name=login]").fill(f"{name}@example.com")
+    main.locator("input[name=password]").fill(PASSWORD)
+    main.locator("button[type=submit]").click()
+    expect(page.locator("header.site")).to_contain_text(f"Profile ({name})")
+    return Player(name, page)
+
+
+def open_game(player: Player, game_url: str) -> None:
+    player.page.goto(game_url)
+
+
+def winner_shown(player: Player) -> str | None:
+    text = player.page.locator("#status").inner_text() if player.page.locator("#status").count() else ""
+    return next((winner for winner, sentence in WINNER_TEXT.items() if sentence in text), None)
+
+
+def click_and_check(player: Player, button) -> None:
+    """Submit a panel form with one of its buttons; the server must answer "Done." (it redirects back)."""
+    button.click()
+    player.page.wait_for_load_state()
+    messages = player.page.locator("ul.messages")
+    expect(messages).to_be_visible()
+    assert messages.inner_text().strip() == "Done.", f"{player.name}'s move was refused: {messages.inner_text()}"
+
+
+class Strategy:
+    """Everyone votes Ja!; presidents discard liberal policies and chancellors enact fascist ones when they can,
+    so the fascist track fills and its powers come into play; the first offered target is always chosen; the
+    first chancellor offered a veto asks for it and the president accepts."""
+
+    def __init__(self):
+        self.veto_asked = False
+        self.moves: list[str] = []
+
+    def play(self, player: Player) -> bool:
+        """Make the move the player owes, if any, through their panel. Returns whether a move was made."""
+        forms = player.panel.locator("form[action$='/move/']")
+        kinds = {forms.nth(i).locator("input[name=type]").input_value(): forms.nth(i) for i in range(forms.count())}
+        if not kinds:
+            return False
+        expect(player.panel).to_contain_text("Your move")
+        if "veto" in kinds and not self.veto_asked:
+            self.veto_asked = True
+            return self._submit(player, "veto", kinds["veto"].get_by_role("button"))
+        kind, form = next((k, f) for k, f in kinds.items() if k != "veto")
+        if kind == "vote":
+            if "You voted" in form.inner_text():
+                return False  # the ballot is in; the form stays open only to change it
+            return self._submit(player, kind, form.get_by_role("button", name="Ja!"))
+        if kind in ("discard", "enact"):
+            buttons = form.get_by_role("button")
+            preferred = "liberal" if kind == "discard" else "fascist"
+            wanted = form.get_by_role("button", name=re.compile(preferred))
+            return self._submit(player, kind, wanted if wanted.count() else buttons.first)
+        if kind == "veto_reply":
+            return self._submit(player, kind, form.get_by_role("button", name="Accept the veto"))
+        # nominate, investigate, special_election, execute: choose a name, then confirm.
+        select = form.locator("select")
+        target = select.locator("option").first.get_attribute("value")
+        select.select_option(target)
+        return self._submit(player, f"{kind} {target}", form.get_by_role("button", name="Confirm"))
+
+    def _submit(self, player: Player, move: str, button) -> bool:
+        click_and_check(player, button)
+        self.moves.append(f"{player.name}: {move}")
+        return True
+
+
+def check_secrets(players: list[Player], roles: dict[str, str], spectator: Page) -> None:
+    """Each player's page shows one panel, their own; a liberal's page shows no fascist's knowledge."""
+    hitler = next(name for name, role in roles.items() if role == "hitler")
+    for player in players:
+        player.page.reload()
+        expect(player.panel).to_have_count(1)
+        expect(player.panel.locator("h2")).to_contain_text("Your panel")
+        expect(player.panel.locator("[class^=role-]").first).to_have_text(ROLE_TEXT[roles[player.name]])
+        body = player.page.locator("body").inner_text()
+        if roles[player.name] == "fascist":
+            assert f"{hitler} (Hitler)" in body, f"the fascist {player.name} should know Hitler"
+        if roles[player.name] == "liberal":
+            assert "You know" not in body, f"{player.name}'s page leaks a fascist's knowledge"
+            assert "(Hitler)" not in body, f"{player.name}'s page leaks who Hitler is"
+            assert "Hitler" not in player.panel.inner_text()
+            expect(player.page.locator(".role-fascist, .role-hitler")).to_have_count(0)
+    spectator.reload()
+    expect(spectator.locator("section#panel")).to_have_count(0)
+    expect(spectator.locator("[class^=role-]")).to_have_count(0)
+
+
+def test_a_whole_game_is_played_in_the_browser(browser, live_server):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for name in NAMES:
+        make_user(name)
+    players = [sign_in(browser, live_server.url, name) for name in NAMES]
+    spectator = browser.new_context(base_url=live_server.url).new_page()
+
+    # The lobby: ann opens a 5-player game, the others join; the last one to join starts it.
+    ann = players[0]
+    ann.page.goto("/games/new/")
+    ann.page.locator("#id_name").fill("Browser game")
+    ann.page.locator("#id_player_count").fill("5")
+    ann.page.locator("main").get_by_role("button", name="Open the game for sign-ups").click()
+    expect(ann.page.locator("ul.messages")).to_contain_text("Your game is open for sign-ups.")
+    game_url = ann.page.url.split("#")[0]
+    assert re.search(r"/games/\d+/$", game_url), game_url
+    for player in players[1:]:
+        open_game(player, game_url)
+        player.page.get_by_role("button", name="Join as a player").click()
+        expect(player.page.locator("ul.messages")).to_contain_text("You are in.")
+    game = Game.objects.get(name="Browser game")
+    assert game.status == Game.Status.RUNNING
+    roles = secret_view(GameState.from_dict(game.state))["roles"]
+    spectator.goto(game_url)
+    check_secrets(players, roles, spectator)
+
+    # The game: each player in turn reloads the page and makes every move their panel asks for.
+    strategy = Strategy()
+    idle = 0  # pages in a row on which nobody owed a move
+    shot_mid_game = False
+    for turn in itertools.count():
+        player = players[turn % len(players)]
+        open_game(player, game_url)
+        if winner_shown(player):
+            break
+        assert len(strategy.moves) < MAX_MOVES, f"no winner after {MAX_MOVES} moves: {strategy.moves[-10:]}"
+        assert idle < len(players), f"nobody owes a move: {player.page.locator('#status').inner_text()}"
+        if not shot_mid_game and player.panel.locator("input[name=type][value=discard]").count():
+            player.page.screenshot(path=SCREENSHOTS / "thread-mid-game.png", full_page=True)
+            player.panel.screenshot(path=SCREENSHOTS / "panel-mid-game.png")
+            shot_mid_game = True
+        idle = 0 if strategy.play(player) else idle + 1
+        while strategy.play(player):  # the answer to a move is the page again: more may be owed
+            pass
+
+    # The end: everyone sees the same winner, the database agrees, and the secret history shows every role.
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    for player in players:
+        open_game(player, game_url)
+        assert winner_shown(player) == game.winner, f"{player.name} sees another result"
+        expect(player.panel.locator("form[action$='/move/']")).to_have_count(0)
+    ann.page.screenshot(path=SCREENSHOTS / "the-end.png", full_page=True)
+    ann.page.get_by_role("link", name="The whole secret history").click()
+    expect(ann.page.locator("h1")).to_contain_text("The whole secret history")
+    roles_card = ann.page.locator("section.card", has=ann.page.get_by_role("heading", name="Roles"))
+    for name, role in roles.items():
+        expect(roles_card).to_contain_text(f"{name}: {ROLE_TEXT[role]}")
+    ann.page.screenshot(path=SCREENSHOTS / "secret-history.png", full_page=True)
+    print(f"{game.winner} won after {len(strategy.moves)} moves", strategy.moves)

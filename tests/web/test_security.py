@@ -1,0 +1,67 @@
+"""CSRF on every form, the Content-Security-Policy, deployment checks, and the site's error pages."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from tests.factories import make_user, running_game
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_post_needs_its_csrf_token():
+    game = running_game()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("ann"))
+    for url in ("move", "post", "claim", "absence", "resign", "join", "leave"):
+        response = client.post(f"/games/{game.pk}/{url}/", {"type": "nominate", "target": "bob", "step_number": 1})
+        assert response.status_code == 403, url
+    assert client.post("/games/new/", {}).status_code == 403
+
+
+def test_content_security_policy_allows_only_the_site(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
+
+
+def test_check_deploy_is_clean_in_production_settings():
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(60),
+        "ALLOWED_HOSTS": "sh.example.org",
+        "DATABASE_URL": "sqlite:///unused.sqlite3",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize("status", [404, 403])
+def test_error_pages_in_the_site_style(client, settings, status):
+    settings.DEBUG = False
+    url = "/games/424242/" if status == 404 else f"/games/{running_game().pk}/graveyard/"
+    client.force_login(make_user("ann"))
+    response = client.get(url)
+    assert response.status_code == status
+    text = response.content.decode()
+    assert "Back to the lobby" in text and 'href="/static/css/site.css"' in text
+
+
+def test_the_500_page_renders_without_a_request_context():
+    from django.template.loader import render_to_string
+
+    assert "Something went wrong" in render_to_string("500.html")

@@ -1,0 +1,48 @@
+"""The last page of a long thread costs the same number of queries as that of a short one."""
+
+import json
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Game, Post
+from tests.factories import NAMES, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+def last_page_queries(client, posts: int) -> int:
+    game = running_game(actions=[{"type": "timeout"}] * 3)
+    authors = list(get_user_model().objects.filter(username__in=NAMES[:5]))
+    start = timezone.now() - timedelta(days=3)
+    Post.objects.bulk_create(
+        Post(
+            game=game, author=authors[n % 5], body=f"p{n}", html=f"<p>p{n}</p>", created_at=start + timedelta(minutes=n)
+        )
+        for n in range(posts)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/games/{game.pk}/?page={-(-posts // 25)}")
+    assert response.status_code == 200
+    assert f"p{posts - 1}</p>" in response.content.decode()
+    return len(queries)
+
+
+def test_last_page_of_a_1000_post_thread_has_constant_queries(client_for):
+    client = client_for("zed")  # signed in: the read marker is written too
+    assert last_page_queries(client, 1000) == last_page_queries(client, 60) <= 16
+
+
+def test_bench_thread_command_measures_and_cleans_up():
+
+    out = StringIO()
+    call_command("bench_thread", "--posts", "60", "--renders", "2", stdout=out)
+    result = json.loads(out.getvalue())
+    assert result["posts"] == 60 and result["median_ms"] > 0
+    assert not Game.objects.exists()
