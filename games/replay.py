@@ -17,6 +17,7 @@ from .engine import (
     secret_view,
     summary,
 )
+from .engine.errors import _
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
 
@@ -153,8 +154,8 @@ def _seat_finder(g: GameState):
             if s.name == name:
                 return index
         if name in g.former_names:
-            raise IllegalAction(f"{name} no longer holds a seat in this game.")
-        raise IllegalAction(f"{name} is not a player in this game.")
+            raise IllegalAction(_("%(name)s no longer holds a seat in this game."), name=name)
+        raise IllegalAction(_("%(name)s is not a player in this game."), name=name)
 
     return seat
 
@@ -165,7 +166,7 @@ def play(script: Script) -> tuple[GameState, dict | None]:
     for index, step in enumerate(script.actions):
         try:
             if g.over:
-                raise IllegalAction("The game is over.")
+                raise IllegalAction(_("The game is over."))
             apply(g, to_action(g, step))
         except IllegalAction as error:
             return g, {"index": index, "message": str(error)}

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from . import election, legislature, participation, powers
 from .common import require_actor, require_living, require_step
 from .constants import BALLOTS, POLICIES, Step
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .state import GameState
 from .timeouts import timeout
 from .voting import cast_ballot
@@ -37,12 +37,12 @@ def apply(g: GameState, action: Action) -> list[dict]:
     """Make the move and return the public events it caused. Raises IllegalAction when the rules forbid it."""
     handler = _HANDLERS.get(action.type)
     if handler is None:
-        raise IllegalAction(f"Unknown move {action.type!r}.")
+        raise IllegalAction(_("Unknown move."))
     for seat in (action.by, action.target):
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(g.seats)):
-            raise IllegalAction(f"There is no seat {seat} in this game.")
+            raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=seat)
     if action.by is None and action.type in _MOVES_BY_A_PLAYER:
-        raise IllegalAction(f"A {action.type.replace('_', ' ')} needs the player who makes it.")
+        raise IllegalAction(_("This move needs the player who makes it."))
     start = len(g.events)
     handler(g, action)
     return g.events[start:]
@@ -50,7 +50,7 @@ def apply(g: GameState, action: Action) -> list[dict]:
 
 def _nominate(g: GameState, a: Action) -> None:
     require_step(g, Step.NOMINATE)
-    require_actor(g, a.by, g.president, "presidential candidate", "nominate")
+    require_actor(g, a.by, g.president, _("Only %(name)s, the presidential candidate, can nominate now."))
     election.check_nominee(g, _target(a))
     participation.mark_made(g.seats[a.by])
     election.nominate(g, a.target)
@@ -58,31 +58,31 @@ def _nominate(g: GameState, a: Action) -> None:
 
 def _vote(g: GameState, a: Action) -> None:
     require_step(g, Step.VOTE, Step.EXECUTION_VOTE)
-    require_living(g, a.by, "vote")
+    require_living(g, a.by)
     if a.choice not in BALLOTS:
-        raise IllegalAction("A ballot is Ja or Nein.")
+        raise IllegalAction(_("A ballot is Ja or Nein."))
     cast_ballot(g, a.by, a.choice)
 
 
 def _discard(g: GameState, a: Action) -> None:
     require_step(g, Step.DISCARD)
-    require_actor(g, a.by, g.president, "president", "discard")
-    _check_policy(g, a.choice, "The president")
+    require_actor(g, a.by, g.president, _("Only %(name)s, the president, can discard now."))
+    _check_policy(g, a.choice)
     participation.mark_made(g.seats[a.by])
     legislature.discard(g, g.hand.index(a.choice))
 
 
 def _enact(g: GameState, a: Action) -> None:
     require_step(g, Step.ENACT)
-    require_actor(g, a.by, g.chancellor, "chancellor", "enact a policy")
-    _check_policy(g, a.choice, "The chancellor")
+    require_actor(g, a.by, g.chancellor, _("Only %(name)s, the chancellor, can enact a policy now."))
+    _check_policy(g, a.choice)
     participation.mark_made(g.seats[a.by])
     legislature.enact(g, g.hand.index(a.choice))
 
 
 def _veto(g: GameState, a: Action) -> None:
     require_step(g, Step.ENACT)
-    require_actor(g, a.by, g.chancellor, "chancellor", "ask for a veto")
+    require_actor(g, a.by, g.chancellor, _("Only %(name)s, the chancellor, can ask for a veto now."))
     legislature.check_veto(g)
     participation.mark_made(g.seats[a.by])
     legislature.request_veto(g)
@@ -90,18 +90,18 @@ def _veto(g: GameState, a: Action) -> None:
 
 def _veto_reply(g: GameState, a: Action) -> None:
     require_step(g, Step.VETO_REPLY)
-    require_actor(g, a.by, g.president, "president", "answer the veto request")
+    require_actor(g, a.by, g.president, _("Only %(name)s, the president, can answer the veto request now."))
     if not isinstance(a.choice, bool):
-        raise IllegalAction("A veto is accepted or refused.")
+        raise IllegalAction(_("A veto is accepted or refused."))
     participation.mark_made(g.seats[a.by])
     legislature.answer_veto(g, a.choice)
 
 
 def _power(g: GameState, a: Action) -> None:
     if not g.over and g.step != a.type:
-        raise IllegalAction(f"No one holds the {a.type.replace('_', ' ')} power now.")
+        raise IllegalAction(_("No one holds this power now."))
     require_step(g, Step(a.type))
-    require_actor(g, a.by, g.president, "president", f"use the {a.type.replace('_', ' ')} power")
+    require_actor(g, a.by, g.president, _("Only %(name)s, the president, can use this power now."))
     powers.check_target(g, _target(a))
     participation.mark_made(g.seats[a.by])
     powers.use_power(g, a.target)
@@ -114,9 +114,9 @@ def _timeout(g: GameState, a: Action) -> None:
 
 def _absence(g: GameState, a: Action) -> None:
     require_not_over(g)
-    participation.require_living_player(g, a.by, "announce an absence")
+    participation.require_living_player(g, a.by)
     if not isinstance(a.choice, bool):
-        raise IllegalAction("An absence starts (true) or ends (false).")
+        raise IllegalAction(_("An absence starts (true) or ends (false)."))
     participation.set_absence(g, a.by, a.choice)
 
 
@@ -127,19 +127,19 @@ def _substitute(g: GameState, a: Action) -> None:
 
 def _excuse(g: GameState, a: Action) -> None:
     require_not_over(g)
-    participation.require_living_player(g, _target(a), "be excused")
+    participation.require_living_player(g, _target(a))
     participation.excuse(g, a.target)
 
 
 def _exile(g: GameState, a: Action) -> None:
     require_not_over(g)
-    participation.require_living_player(g, _target(a), "be exiled")
+    participation.require_living_player(g, _target(a))
     participation.schedule(g, "exile", a.target)
 
 
 def _replace(g: GameState, a: Action) -> None:
     require_not_over(g)
-    participation.require_living_player(g, _target(a), "be replaced")
+    participation.require_living_player(g, _target(a))
     participation.schedule(g, "replace", a.target, _name(a))
 
 
@@ -150,24 +150,24 @@ def _cancel(g: GameState, a: Action) -> None:
 
 def require_not_over(g: GameState) -> None:
     if g.over:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
 
 
-def _check_policy(g: GameState, policy, who: str) -> None:
+def _check_policy(g: GameState, policy) -> None:
     if policy not in POLICIES:
-        raise IllegalAction("A policy is L (liberal) or F (fascist).")
-    legislature.check_in_hand(g, policy, who)
+        raise IllegalAction(_("A policy is L (liberal) or F (fascist)."))
+    legislature.check_in_hand(g, policy)
 
 
 def _target(a: Action) -> int:
     if a.target is None:
-        raise IllegalAction(f"A {a.type.replace('_', ' ')} needs a player.")
+        raise IllegalAction(_("This move needs a player."))
     return a.target
 
 
 def _name(a: Action) -> str:
     if not isinstance(a.name, str) or not a.name:
-        raise IllegalAction("A name is needed.")
+        raise IllegalAction(_("A name is needed."))
     return a.name
 
 

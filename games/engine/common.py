@@ -4,10 +4,11 @@ from .constants import (
     FASCIST_POLICIES_TO_WIN,
     LIBERAL_POLICIES_TO_WIN,
     Party,
+    SeatStatus,
     Step,
     WinReason,
 )
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .state import GameState
 
 
@@ -49,19 +50,21 @@ def check_policy_win(g: GameState) -> bool:
 
 def require_step(g: GameState, *steps: Step) -> None:
     if g.over:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     if g.step not in steps:
-        raise IllegalAction(f"That move is not possible now: the game is at the {g.step.replace('_', ' ')} step.")
+        raise IllegalAction(_("That move is not possible now."))
 
 
-def require_actor(g: GameState, seat: int, owner: int | None, role: str, verb: str) -> None:
-    """The acting seat must be the one the step waits for (the president, the chancellor...)."""
-    require_living(g, seat, verb)
+def require_actor(g: GameState, seat: int, owner: int | None, refusal: str) -> None:
+    """The acting seat must be the one the step waits for; `refusal` names that one with %(name)s."""
+    require_living(g, seat)
     if seat != owner:
-        raise IllegalAction(f"Only {g.name(owner)}, the {role}, can {verb} now.")
+        raise IllegalAction(refusal, name=g.name(owner))
 
 
-def require_living(g: GameState, seat: int, verb: str) -> None:
-    status = g.seats[seat].status
-    if status != "alive":
-        raise IllegalAction(f"{g.seats[seat].name} is {status} and cannot {verb}.")
+def require_living(g: GameState, seat: int) -> None:
+    name, status = g.seats[seat].name, g.seats[seat].status
+    if status == SeatStatus.DEAD:
+        raise IllegalAction(_("%(name)s is dead and cannot act."), name=name)
+    if status == SeatStatus.EXILED:
+        raise IllegalAction(_("%(name)s has been exiled and cannot act."), name=name)

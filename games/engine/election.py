@@ -3,7 +3,7 @@
 from .ballots import count_ballots
 from .common import emit, end_game, wait_for
 from .constants import HAND_SIZE, HITLER_ZONE, Party, Role, SeatStatus, Step, WinReason
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .policies import advance_tracker
 from .rounds import advance_round
 from .state import GameState
@@ -13,12 +13,14 @@ from .terms import term_limited
 def check_nominee(g: GameState, target: int) -> None:
     """R9/R10: the nominee must be a living player other than the candidate, not term-limited."""
     seat = g.seats[target]
-    if seat.status != SeatStatus.ALIVE:
-        raise IllegalAction(f"{seat.name} is {seat.status} and cannot be nominated.")
+    if seat.status == SeatStatus.DEAD:
+        raise IllegalAction(_("%(name)s is dead and cannot be nominated."), name=seat.name)
+    if seat.status == SeatStatus.EXILED:
+        raise IllegalAction(_("%(name)s has been exiled and cannot be nominated."), name=seat.name)
     if target == g.president:
-        raise IllegalAction(f"{seat.name} cannot nominate themself as chancellor.")
+        raise IllegalAction(_("%(name)s cannot nominate themself as chancellor."), name=seat.name)
     if target in term_limited(g):
-        raise IllegalAction(f"{seat.name} is term-limited and cannot be nominated.")
+        raise IllegalAction(_("%(name)s is term-limited and cannot be nominated."), name=seat.name)
 
 
 def nominate(g: GameState, target: int) -> None:

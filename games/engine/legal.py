@@ -4,7 +4,7 @@ from typing import Protocol
 
 from .actions import Action
 from .constants import BALLOTS, SeatStatus, Step
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .legislature import veto_allowed
 from .powers import power_targets
 from .state import GameState
@@ -56,7 +56,7 @@ def random_move(g: GameState, rnd: RandomSource) -> Action:
     """
     step = g.step
     if step == Step.GAME_OVER:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     if step in (Step.VOTE, Step.EXECUTION_VOTE):
         votes = g.votes
         for seat, s in enumerate(g.seats):

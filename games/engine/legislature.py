@@ -3,17 +3,19 @@ two or asks for a veto."""
 
 from .common import emit, wait_for
 from .constants import FASCIST, VETO_UNLOCKED_AT, Step
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .policies import advance_tracker, enact_policy, reshuffle_if_short
 from .powers import grant_power
 from .rounds import advance_round
 from .state import GameState
 
 
-def check_in_hand(g: GameState, policy: str, who: str) -> None:
+def check_in_hand(g: GameState, policy: str) -> None:
+    """Only the card's holder gets this far (the actor is checked first), so the refusal reveals nothing."""
     if policy not in g.hand:
-        kind = "liberal" if policy == "L" else "fascist"
-        raise IllegalAction(f"{who} holds no {kind} policy to choose.")
+        if policy == "L":
+            raise IllegalAction(_("You hold no liberal policy to choose."))
+        raise IllegalAction(_("You hold no fascist policy to choose."))
 
 
 def discard(g: GameState, position: int) -> None:
@@ -48,9 +50,9 @@ def veto_allowed(g: GameState) -> bool:
 
 def check_veto(g: GameState) -> None:
     if g.fascist_policies < VETO_UNLOCKED_AT:
-        raise IllegalAction("The veto is unlocked only after the fifth fascist policy.")
+        raise IllegalAction(_("The veto is unlocked only after the fifth fascist policy."))
     if g.veto_refused:
-        raise IllegalAction("The president refused the veto: the chancellor must enact a policy.")
+        raise IllegalAction(_("The president refused the veto: the chancellor must enact a policy."))
 
 
 def request_veto(g: GameState) -> None:

@@ -3,7 +3,7 @@ moderators' interventions."""
 
 from .common import emit, end_game
 from .constants import SeatStatus, WinReason
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .state import GameState, Seat
 
 
@@ -38,7 +38,7 @@ def names_in_game(g: GameState) -> set[str]:
 
 def check_new_name(g: GameState, name: str) -> None:
     if name in names_in_game(g):
-        raise IllegalAction(f"{name} is already in this game.")
+        raise IllegalAction(_("%(name)s is already in this game."), name=name)
 
 
 def add_substitute(g: GameState, name: str) -> None:
@@ -58,7 +58,9 @@ def excuse(g: GameState, index: int) -> None:
 def schedule(g: GameState, kind: str, index: int, name: str | None = None) -> None:
     """E8: an exile or a replacement, applied when the round under way ends (rounds._close_round)."""
     if any(seat == index for _, seat, _ in g.pending):
-        raise IllegalAction(f"{g.seats[index].name} already has an exile or replacement waiting for the round's end.")
+        raise IllegalAction(
+            _("%(name)s already has an exile or replacement waiting for the round's end."), name=g.seats[index].name
+        )
     if name is not None:
         check_new_name(g, name)
     g.pending.append([kind, index, name])
@@ -70,7 +72,7 @@ def cancel(g: GameState) -> None:
     end_game(g, None, WinReason.CANCELLED)
 
 
-def require_living_player(g: GameState, index: int, verb: str) -> None:
+def require_living_player(g: GameState, index: int) -> None:
     seat = g.seats[index]
     if seat.status != SeatStatus.ALIVE:
-        raise IllegalAction(f"{seat.name} is {seat.status}: only a living player can {verb}.")
+        raise IllegalAction(_("%(name)s is not a living player."), name=seat.name)

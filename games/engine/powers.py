@@ -3,7 +3,7 @@
 from .ballots import count_ballots
 from .common import emit, end_game, wait_for
 from .constants import HAND_SIZE, Party, Power, Role, SeatStatus, Step, WinReason, power_for
-from .errors import IllegalAction
+from .errors import IllegalAction, _
 from .rounds import advance_round
 from .state import GameState
 
@@ -47,11 +47,11 @@ def power_targets(g: GameState, step: Step) -> list[int]:
 def check_target(g: GameState, target: int) -> None:
     seat = g.seats[target]
     if seat.status != SeatStatus.ALIVE:
-        raise IllegalAction(f"{seat.name} is {seat.status} and cannot be chosen.")
+        raise IllegalAction(_("%(name)s is not a living player."), name=seat.name)
     if target == g.president:
-        raise IllegalAction("The president cannot choose themself.")
+        raise IllegalAction(_("The president cannot choose themself."))
     if g.step == Step.INVESTIGATE and seat.investigated:
-        raise IllegalAction(f"{seat.name} has already been investigated in this game.")
+        raise IllegalAction(_("%(name)s has already been investigated in this game."), name=seat.name)
 
 
 def use_power(g: GameState, target: int) -> None:

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from games.engine import GameState, IllegalAction, Step, apply
@@ -85,7 +86,9 @@ def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
         state = change.state
         round_before, step_before = state.round, state.step_number
         events = apply(state, move)
-    except (IllegalAction, ScriptError) as error:
+    except IllegalAction as error:
+        raise GameError(gettext(error.template) % error.params) from None
+    except ScriptError as error:
         raise GameError(str(error)) from None
     game = change.game
     change.records.append(

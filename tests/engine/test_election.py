@@ -98,7 +98,7 @@ def test_r11_dead_players_cannot_vote():
         govern(g, chancellor)
     act(g, "execute", "dan", "eve")
     act(g, "nominate", "fay", "dan")
-    with pytest.raises(IllegalAction, match="eve is dead and cannot vote"):
+    with pytest.raises(IllegalAction, match="eve is dead and cannot act"):
         act(g, "vote", "eve", choice="ja")
 
 

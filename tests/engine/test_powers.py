@@ -196,7 +196,7 @@ def test_power_held_by_the_president_only():
     govern(g, "dan")
     with pytest.raises(IllegalAction, match="Only ann, the president"):
         act(g, "investigate", "bob", "cat")
-    with pytest.raises(IllegalAction, match="No one holds the execute power"):
+    with pytest.raises(IllegalAction, match="No one holds this power"):
         act(g, "execute", "ann", "cat")
     assert state(g)["step"] == "investigate"
 
