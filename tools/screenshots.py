@@ -1,0 +1,43 @@
+"""Take the README's screenshots from a running site with the demo loaded (`make run`, then this).
+
+    .venv/bin/python tools/screenshots.py [http://127.0.0.1:8000]
+
+Uses Debian's Chromium through Playwright; writes PNGs to docs/screenshots/.
+"""
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+PASSWORD = "demo-password-1"
+
+
+def shoot(base: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        desktop = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = desktop.new_page()
+        page.goto(f"{base}/accounts/login/")
+        page.fill("input[name=login]", "ann@example.com")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("main button[type=submit]")
+        page.goto(f"{base}/")
+        page.screenshot(path=OUT / "lobby.png", full_page=True)
+        page.get_by_role("link", name="Demo: mid-election").first.click()
+        page.screenshot(path=OUT / "thread.png", full_page=True)
+        page.get_by_role("link", name="Lobby").first.click()
+        page.get_by_role("link", name="Demo: legislative session").first.click()
+        page.locator("#panel").screenshot(path=OUT / "panel.png")
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, storage_state=desktop.storage_state())
+        phone = phone.new_page()
+        phone.goto(page.url)
+        phone.screenshot(path=OUT / "phone.png")
+        browser.close()
+
+
+if __name__ == "__main__":
+    shoot(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000")
