@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.db import connections
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from games.engine import GameState, secret_view
@@ -49,12 +50,15 @@ class Player:
 
 @pytest.fixture
 def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are synchronous anyway.
+    # Playwright's sync API keeps an event loop running in this thread, so Django takes the test's (synchronous)
+    # queries for async code: allow them. They also get a database connection of their own, closed here, before the
+    # loop stops, or it would keep the test database open when it is dropped.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         yield browser
         browser.close()
+        connections.close_all()
 
 
 def make_user(name: str) -> None:
