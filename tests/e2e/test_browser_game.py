@@ -80,13 +80,15 @@ def sign_in(browser: Browser, base_url: str, name: str) -> Player:
     return Player(name, page)
 
 
-def open_game(player: Player, game_url: str) -> None:
-    player.page.goto(game_url)
-
-
 def winner_shown(player: Player) -> str | None:
     text = player.page.locator("#status").inner_text() if player.page.locator("#status").count() else ""
     return next((winner for winner, sentence in WINNER_TEXT.items() if sentence in text), None)
+
+
+def waiting_for(player: Player) -> list[str]:
+    """The names after "Waiting for:" in the status box."""
+    line = player.page.locator("#status p", has_text="Waiting for").inner_text()
+    return [name.strip() for name in line.split(":", 1)[1].split(",")]
 
 
 def click_and_check(player: Player, button) -> None:
@@ -111,22 +113,19 @@ class Strategy:
         """Make the move the player owes, if any, through their panel. Returns whether a move was made."""
         forms = player.panel.locator("form[action$='/move/']")
         kinds = {forms.nth(i).locator("input[name=type]").input_value(): forms.nth(i) for i in range(forms.count())}
-        if not kinds:
-            return False
+        if not kinds or ("vote" in kinds and "You voted" in kinds["vote"].inner_text()):
+            return False  # nothing owed, or the ballot is in (its form stays open only to change it)
         expect(player.panel).to_contain_text("Your move")
+        assert player.name in waiting_for(player), f"{player.name} has a move form but the status box waits for others"
         if "veto" in kinds and not self.veto_asked:
             self.veto_asked = True
             return self._submit(player, "veto", kinds["veto"].get_by_role("button"))
         kind, form = next((k, f) for k, f in kinds.items() if k != "veto")
         if kind == "vote":
-            if "You voted" in form.inner_text():
-                return False  # the ballot is in; the form stays open only to change it
             return self._submit(player, kind, form.get_by_role("button", name="Ja!"))
         if kind in ("discard", "enact"):
-            buttons = form.get_by_role("button")
-            preferred = "liberal" if kind == "discard" else "fascist"
-            wanted = form.get_by_role("button", name=re.compile(preferred))
-            return self._submit(player, kind, wanted if wanted.count() else buttons.first)
+            preferred = form.get_by_role("button", name=re.compile("liberal" if kind == "discard" else "fascist"))
+            return self._submit(player, kind, preferred if preferred.count() else form.get_by_role("button").first)
         if kind == "veto_reply":
             return self._submit(player, kind, form.get_by_role("button", name="Accept the veto"))
         # nominate, investigate, special_election, execute: choose a name, then confirm.
@@ -179,7 +178,7 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server):
     game_url = ann.page.url.split("#")[0]
     assert re.search(r"/games/\d+/$", game_url), game_url
     for player in players[1:]:
-        open_game(player, game_url)
+        player.page.goto(game_url)
         player.page.get_by_role("button", name="Join as a player").click()
         expect(player.page.locator("ul.messages")).to_contain_text("You are in.")
     game = Game.objects.get(name="Browser game")
@@ -194,24 +193,25 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server):
     shot_mid_game = False
     for turn in itertools.count():
         player = players[turn % len(players)]
-        open_game(player, game_url)
+        player.page.goto(game_url)
         if winner_shown(player):
             break
         assert len(strategy.moves) < MAX_MOVES, f"no winner after {MAX_MOVES} moves: {strategy.moves[-10:]}"
-        assert idle < len(players), f"nobody owes a move: {player.page.locator('#status').inner_text()}"
+        assert idle < len(players), f"nobody has a move to make, yet the game goes on: {strategy.moves[-10:]}"
         if not shot_mid_game and player.panel.locator("input[name=type][value=discard]").count():
             player.page.screenshot(path=SCREENSHOTS / "thread-mid-game.png", full_page=True)
             player.panel.screenshot(path=SCREENSHOTS / "panel-mid-game.png")
             shot_mid_game = True
-        idle = 0 if strategy.play(player) else idle + 1
-        while strategy.play(player):  # the answer to a move is the page again: more may be owed
-            pass
+        moved = False
+        while len(strategy.moves) < MAX_MOVES and strategy.play(player):  # the answer to a move is the page again
+            moved = True
+        idle = 0 if moved else idle + 1
 
     # The end: everyone sees the same winner, the database agrees, and the secret history shows every role.
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     for player in players:
-        open_game(player, game_url)
+        player.page.goto(game_url)
         assert winner_shown(player) == game.winner, f"{player.name} sees another result"
         expect(player.panel.locator("form[action$='/move/']")).to_have_count(0)
     ann.page.screenshot(path=SCREENSHOTS / "the-end.png", full_page=True)
@@ -221,4 +221,3 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server):
     for name, role in roles.items():
         expect(roles_card).to_contain_text(f"{name}: {ROLE_TEXT[role]}")
     ann.page.screenshot(path=SCREENSHOTS / "secret-history.png", full_page=True)
-    print(f"{game.winner} won after {len(strategy.moves)} moves", strategy.moves)

@@ -20,7 +20,7 @@ def test_deadlines_shown_in_the_viewers_time_zone_with_the_offset(client_for):
     ann.post("/profile/", {"display_name": "Ann", "time_zone": "Europe/Madrid", "language": "en"})
     assert Profile.objects.get(user__username="ann").time_zone == "Europe/Madrid"
     page = ann.get(f"/games/{game.pk}/").content.decode()
-    assert "Fri 3 Jul 2026, 14:00 CEST (+0200)" in page
+    assert "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)" in page
 
 
 def test_a_bad_time_zone_is_refused(client_for):

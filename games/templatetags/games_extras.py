@@ -1,0 +1,20 @@
+"""Template filters of the site."""
+
+from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+
+register = template.Library()
+
+
+@register.filter
+def when(moment) -> str:
+    """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)"."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    text = date_format(local, "D j M Y, H:i T")
+    offset = date_format(local, "O")
+    if offset == "+0000":
+        return text if text.endswith("UTC") else f"{text} (UTC)"
+    return f"{text} (UTC{offset[:3]}:{offset[3:]})"
