@@ -39,6 +39,8 @@ def describe(event_type: str, data: dict) -> str:
             )
             outcome = _("The government is elected.") if d["passed"] else _("The election fails.")
             missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(d["missing"])} if d["missing"] else ""
+            if not ballots:
+                return _("No ballot was cast.") + " " + outcome
             return (
                 _("Ballots: %(ballots)s (%(ja)s Ja, %(nein)s Nein).") % {**d, "ballots": ballots}
                 + missing

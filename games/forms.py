@@ -92,7 +92,17 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ["display_name", "time_zone", "language"]
+        fields = [
+            "display_name",
+            "time_zone",
+            "language",
+            "email_moves",
+            "reminders",
+            "email_warnings",
+            "email_absences",
+            "digest_events",
+            "digest_mentions",
+        ]
 
 
 def to_local(moment, zone_name: str):

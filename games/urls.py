@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import lobby, panel, profile, thread
+from .views import lobby, notifications, panel, profile, thread
 
 app_name = "games"
 urlpatterns = [
@@ -23,4 +23,8 @@ urlpatterns = [
     path("profile/", profile.edit_profile, name="edit_profile"),
     path("profile/delete/", profile.delete, name="delete_account"),
     path("language/", profile.choose_language, name="set_language"),
+    path("notifications/", notifications.notification_list, name="notifications"),
+    path("unsubscribe/<str:token>/", notifications.unsubscribe_view, name="unsubscribe"),
+    path("calendar/<str:token>.ics", notifications.calendar_feed, name="calendar"),
+    path("profile/calendar/", notifications.renew_calendar, name="renew_calendar"),
 ]

@@ -1,5 +1,6 @@
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
+from .notify import Notification, SentEmail
 from .profile import Profile
 
 __all__ = [
@@ -8,10 +9,12 @@ __all__ = [
     "Claim",
     "Game",
     "GameEvent",
+    "Notification",
     "Post",
     "PostRevision",
     "Profile",
     "Seat",
+    "SentEmail",
     "SweepRun",
     "ThreadRead",
 ]

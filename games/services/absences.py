@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from games.models import Absence, Game
 
 from .errors import GameError
+from .notify import notify_absence
 
 
 def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, *, now: datetime | None = None):
@@ -37,7 +38,9 @@ def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, 
         overlapping = seat.absences.filter(starts_at__lt=ends_at, ends_at__gt=starts_at, ended_early_at=None)
         if overlapping.exists():
             raise GameError(_("This absence overlaps one you have already announced."))
-        return Absence.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at)
+        absence = Absence.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at)
+        notify_absence(absence, now)
+        return absence
 
 
 def end_absence(absence_id: int, *, now: datetime | None = None) -> Absence:

@@ -8,10 +8,11 @@ from django.utils.translation import gettext as _
 
 from games.access import posting_refusal, viewer_for
 from games.engine import GameState
-from games.markup import render
+from games.markup import mentions, render
 from games.models import Claim, Game, Post, PostRevision, ThreadRead
 
 from .errors import GameError
+from .notify import notify_mentions
 
 EDIT_WINDOW = timedelta(minutes=15)
 MAX_LENGTH = 20_000
@@ -34,7 +35,7 @@ def post_message(
             raise GameError(refusal)
         _check_rate(game, user, now)
         quoted = game.posts.filter(pk=quote_of, thread=thread, hidden_at=None).first() if quote_of else None
-        return Post.objects.create(
+        post = Post.objects.create(
             game=game,
             thread=thread,
             author=user,
@@ -43,6 +44,11 @@ def post_message(
             quote_of=quoted,
             created_at=now,
         )
+        mentioned = mentions(body, _names(game))
+        if mentioned:
+            seats = game.seats.filter(name__in=mentioned, user__isnull=False)
+            notify_mentions(game, post.pk, user, list(seats.values_list("user_id", flat=True)), now)
+        return post
 
 
 def edit_post(post_id: int, user, body: str, *, now: datetime | None = None) -> Post:

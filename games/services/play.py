@@ -17,13 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from games.engine import GameState, IllegalAction, Step, apply
+from games.engine import GameState, IllegalAction, Step, apply, waiting_for
 from games.models import ActionRecord, Game, GameEvent, Seat
 from games.replay import ScriptError, check_action_shape, to_action
 from games.signals import game_changed
 
 from .clock import compute_deadline
 from .errors import GameError
+from .notify import notify_changes
 
 GAME_FIELDS = [
     "status",
@@ -54,6 +55,8 @@ class Change:
     records: list[ActionRecord] = field(default_factory=list)
     changed_seats: list[Seat] = field(default_factory=list)
     missed: Counter = field(default_factory=Counter)  # seat id -> rounds missed in this change
+    owed_before: set[int] = field(default_factory=set)  # the seats that owed a move when the change began
+    step_before: int = -1
 
     def seat_of(self, username: str) -> Seat:
         return self.seats[username]
@@ -63,7 +66,10 @@ def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
     """Start changing a running game (its row locked by the caller)."""
     if seats is None:
         seats = list(game.seats.all())
-    return Change(game, GameState.from_dict(game.state), {seat.name: seat for seat in seats}, now)
+    state = GameState.from_dict(game.state)
+    change = Change(game, state, {seat.name: seat for seat in seats}, now)
+    change.owed_before, change.step_before = set(waiting_for(state)), state.step_number
+    return change
 
 
 def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetime) -> Change:
@@ -219,6 +225,7 @@ def persist(changes: list[Change]) -> None:
             by_amount.setdefault(amount, []).append(seat_id)
     for amount, seat_ids in by_amount.items():
         Seat.objects.filter(pk__in=seat_ids).update(rounds_missed=F("rounds_missed") + amount)
+    notify_changes(changes)
 
 
 def _save_seats(seats: list[Seat]) -> None:
@@ -249,7 +256,12 @@ def changing(game_id: int, *, now: datetime | None = None, running: bool = True)
 
 
 def announce(changes: list[Change]) -> None:
-    """After commit, tell whoever listens (the thread, notifications) what happened in each game."""
+    """After commit, tell whoever listens (the thread, notifications) what happened in each game, and have
+    the notifications just made emailed at once."""
+    if any(change.events for change in changes):
+        from games.tasks import send_emails_soon  # the tasks module imports the services
+
+        transaction.on_commit(send_emails_soon)
     for change in changes:
         if change.events:
             game_id, step_number = change.game.pk, change.game.step_number

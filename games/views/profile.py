@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
@@ -13,6 +14,7 @@ from games.forms import ProfileForm
 from games.models import Profile
 from games.services import participation_record
 from games.services.accounts import delete_account
+from games.services.calendar import new_calendar_token
 
 
 def user_profile(request, username: str):
@@ -33,7 +35,16 @@ def edit_profile(request):
         form.save()
         messages.success(request, _("Your profile is saved."))
         return redirect("games:edit_profile")
-    return render(request, "games/edit_profile.html", {"form": form, "record": participation_record(request.user)})
+    calendar = profile.calendar_token or new_calendar_token(request.user)
+    return render(
+        request,
+        "games/edit_profile.html",
+        {
+            "form": form,
+            "record": participation_record(request.user),
+            "calendar_url": request.build_absolute_uri(reverse("games:calendar", args=[calendar])),
+        },
+    )
 
 
 @login_required

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_deadlines_shown_in_the_viewers_time_zone_with_the_offset(client_for):
     game = running_game(now=datetime(2026, 7, 1, 12, 0, tzinfo=UTC))
     ann = client_for("ann")
-    ann.post("/profile/", {"display_name": "Ann", "time_zone": "Europe/Madrid", "language": "en"})
+    ann.post("/profile/", {"display_name": "Ann", "time_zone": "Europe/Madrid", "language": "en", "reminders": "both"})
     assert Profile.objects.get(user__username="ann").time_zone == "Europe/Madrid"
     page = ann.get(f"/games/{game.pk}/").content.decode()
     assert "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)" in page

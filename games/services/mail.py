@@ -1,0 +1,236 @@
+"""The email outbox: due notifications sent as one email per person per sweep, in their language and zone.
+
+Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED and marked `sending` in a short transaction, so two
+workers never send the same row; the SMTP conversation happens outside any transaction. A worker that dies
+while sending leaves rows `sending`: they are claimed again after CLAIM_TIMEOUT (at-least-once delivery).
+A temporary SMTP failure puts the rows back with a growing delay; after MAX_ATTEMPTS they are `failed`.
+Before sending, each notice is checked again: a "your move" or a reminder whose step has passed, or whose
+deadline has moved, is skipped (a moved deadline gets reminders of its own).
+"""
+
+import logging
+import smtplib
+from collections import defaultdict
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import mail, signing
+from django.db import transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.engine import GameState, waiting_for
+from games.models import Game, Notification, Profile, Seat, SentEmail
+
+from .messages import describe_notification
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 200
+CLAIM_TIMEOUT = timedelta(minutes=10)
+MAX_ATTEMPTS = 5
+CATEGORIES = {
+    Notification.Kind.YOUR_MOVE: "moves",
+    Notification.Kind.REMINDER: "reminders",
+    Notification.Kind.WARNING: "warnings",
+    Notification.Kind.EXILED: "warnings",
+    Notification.Kind.ABSENCE: "absences",
+    Notification.Kind.EVENT: "events",
+    Notification.Kind.MENTION: "mentions",
+}
+UNSUBSCRIBE_SALT = "games.unsubscribe"
+# category -> (the profile field that turns it off, its value when off, its name in emails)
+PREFERENCES = {
+    "moves": ("email_moves", False, lambda: _("your-move emails")),
+    "reminders": ("reminders", "none", lambda: _("deadline reminders")),
+    "warnings": ("email_warnings", False, lambda: _("missed-round warnings")),
+    "absences": ("email_absences", False, lambda: _("absence confirmations")),
+    "events": ("digest_events", False, lambda: _("the daily digest of game events")),
+    "mentions": ("digest_mentions", False, lambda: _("the daily digest of mentions")),
+}
+
+
+def send_due_emails(*, now: datetime | None = None, batch_size: int = BATCH_SIZE) -> int:
+    """Send every due notification; returns how many emails went out."""
+    now = now or timezone.now()
+    sent = 0
+    while True:
+        claimed = _claim(now, batch_size)
+        if not claimed:
+            return sent
+        sent += _send(claimed, now)
+
+
+def _claim(now: datetime, batch_size: int) -> list[Notification]:
+    due = Q(email=Notification.Email.PENDING, email_due_at__lte=now) | Q(
+        email=Notification.Email.SENDING, claimed_at__lt=now - CLAIM_TIMEOUT
+    )
+    with transaction.atomic():
+        rows = list(
+            Notification.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(due)
+            .order_by("user_id", "pk")[:batch_size]
+        )
+        Notification.objects.filter(pk__in=[row.pk for row in rows]).update(
+            email=Notification.Email.SENDING, claimed_at=now
+        )
+    return rows
+
+
+def _send(rows: list[Notification], now: datetime) -> int:
+    games = Game.objects.in_bulk({row.game_id for row in rows if row.game_id})
+    users = get_user_model().objects.filter(pk__in={r.user_id for r in rows}).select_related("profile")
+    profiles = {user.pk: _profile(user) for user in users}
+    owing = _owing(games)
+    by_user = defaultdict(list)
+    skipped = []
+    for row in rows:
+        (by_user[row.user_id] if _still_true(row, games, owing) else skipped).append(row)
+    messages, sent_rows, records = [], [], []
+    for user_id, notices in by_user.items():
+        profile = profiles.get(user_id)
+        if profile is None or not profile.user.email or not profile.user.is_active:
+            skipped += notices
+            continue
+        message = _message(profile, notices, games)
+        messages.append((message, notices))
+    with mail.get_connection() as connection:
+        for message, notices in messages:
+            try:
+                message.connection = connection
+                message.send()
+            except (smtplib.SMTPException, OSError):
+                log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
+                _retry(notices, now)
+                continue
+            sent_rows += notices
+            records.append(
+                SentEmail(
+                    user_id=notices[0].user_id,
+                    to=message.to[0],
+                    subject=message.subject,
+                    kinds=",".join(sorted({n.kind for n in notices})),
+                    notifications=len(notices),
+                    sent_at=now,
+                )
+            )
+    Notification.objects.filter(pk__in=[n.pk for n in sent_rows]).update(email=Notification.Email.SENT, sent_at=now)
+    Notification.objects.filter(pk__in=[n.pk for n in skipped]).update(email=Notification.Email.SKIPPED)
+    SentEmail.objects.bulk_create(records)
+    return len(records)
+
+
+def _profile(user) -> Profile:
+    try:
+        return user.profile
+    except Profile.DoesNotExist:
+        return Profile(user=user)  # the defaults
+
+
+def _owing(games: dict[int, Game]) -> set[tuple[int, int]]:
+    """(game id, user id) of everyone who owes a move now in these games: two queries, whatever their number."""
+    names = {}
+    for game in games.values():
+        if game.status == Game.Status.RUNNING and game.paused_at is None:
+            state = GameState.from_dict(game.state)
+            names[game.pk] = {state.seats[seat].name for seat in waiting_for(state)}
+    seats = Seat.objects.filter(game_id__in=names, active=True, user__isnull=False).values_list(
+        "game_id", "user_id", "name"
+    )
+    return {(game_id, user_id) for game_id, user_id, name in seats if name in names[game_id]}
+
+
+def _still_true(row: Notification, games: dict[int, Game], owing: set[tuple[int, int]]) -> bool:
+    """A move notice or reminder is sent only while its step is current and its reader still owes it."""
+    if row.kind not in (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER):
+        return True
+    game = games.get(row.game_id)
+    if game is None or game.step_number != row.data.get("step_number"):
+        return False
+    if row.kind == Notification.Kind.REMINDER and (
+        game.deadline is None or game.deadline.isoformat() != row.data["deadline"]
+    ):
+        return False
+    return (game.pk, row.user_id) in owing
+
+
+def _retry(notices: list[Notification], now: datetime) -> None:
+    for notice in notices:
+        notice.attempts += 1
+        if notice.attempts >= MAX_ATTEMPTS:
+            notice.email = Notification.Email.FAILED
+        else:
+            notice.email = Notification.Email.PENDING
+            notice.email_due_at = now + timedelta(minutes=5 * 2**notice.attempts)
+    Notification.objects.bulk_update(notices, ["attempts", "email", "email_due_at"])
+
+
+def _message(profile: Profile, notices: list[Notification], games: dict[int, Game]) -> mail.EmailMultiAlternatives:
+    """One email for all of a person's due notices, in their language and time zone."""
+    with translation.override(profile.language), timezone.override(ZoneInfo(profile.time_zone)):
+        items = [
+            {
+                "text": describe_notification(notice, games.get(notice.game_id)),
+                "url": _absolute(_link(notice, games.get(notice.game_id))),
+            }
+            for notice in notices
+        ]
+        categories = sorted({CATEGORIES[n.kind] for n in notices})
+        unsubscribe = {
+            PREFERENCES[c][2](): _absolute(reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, c)]))
+            for c in categories
+        }
+        context = {
+            "name": str(profile),
+            "items": items,
+            "unsubscribe": unsubscribe,
+            "preferences": _absolute(reverse("games:edit_profile")),
+        }
+        subject = items[0]["text"] if len(items) == 1 else _("%(count)s updates in your games") % {"count": len(items)}
+        message = mail.EmailMultiAlternatives(
+            subject=subject[:150],
+            body=render_to_string("email/notifications.txt", context),
+            to=[profile.user.email],
+            headers={
+                "List-Unsubscribe": ", ".join(f"<{url}>" for url in unsubscribe.values()),
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            },
+        )
+        message.attach_alternative(render_to_string("email/notifications.html", context), "text/html")
+    return message
+
+
+def _link(notice: Notification, game: Game | None) -> str:
+    if game is None:
+        return reverse("games:notifications")
+    if notice.kind == Notification.Kind.MENTION:
+        return f"{game.get_absolute_url()}#post-{notice.data['post']}"
+    return f"{game.get_absolute_url()}#panel"
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(user_id: int, category: str) -> str:
+    return signing.dumps({"u": user_id, "c": category}, salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    return (data["u"], data["c"]) if data.get("c") in PREFERENCES else None
+
+
+def unsubscribe(user_id: int, category: str) -> None:
+    """One-click unsubscribe from one category of emails (the in-site list keeps them)."""
+    field, off, _label = PREFERENCES[category]
+    Profile.objects.get_or_create(user_id=user_id)
+    Profile.objects.filter(user_id=user_id).update(**{field: off})

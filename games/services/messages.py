@@ -1,0 +1,61 @@
+"""Notifications as sentences, in the active language and time zone. Only public facts and the reader's
+own duties: never a role, a card or a result only they could see (checked over whole games by the tests)."""
+
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+
+from games.announcements import describe
+from games.models import Game, Notification
+from games.templatetags.games_extras import when
+
+OWED = {
+    "nominate": lambda: _("nominate a chancellor"),
+    "vote": lambda: _("vote on the government"),
+    "discard": lambda: _("discard one of your three policies"),
+    "enact": lambda: _("enact one of your two policies"),
+    "veto_reply": lambda: _("answer the chancellor's veto request"),
+    "investigate": lambda: _("investigate a player's loyalty"),
+    "special_election": lambda: _("pick the next presidential candidate"),
+    "execute": lambda: _("execute a player"),
+    "execution_vote": lambda: _("vote on the execution"),
+}
+
+
+def describe_notification(notice: Notification, game: Game | None) -> str:
+    name = game.name if game else ""
+    data = notice.data
+    match notice.kind:
+        case Notification.Kind.YOUR_MOVE:
+            owed = OWED[data["step"]]()
+            if "deadline" in data:
+                return _("Your move in %(game)s: %(owed)s, by %(deadline)s.") % {
+                    "game": name,
+                    "owed": owed,
+                    "deadline": when(datetime.fromisoformat(data["deadline"])),
+                }
+            return _("Your move in %(game)s: %(owed)s.") % {"game": name, "owed": owed}
+        case Notification.Kind.REMINDER:
+            return _("Reminder: %(game)s is waiting for your move; the deadline is %(deadline)s.") % {
+                "game": name,
+                "deadline": when(datetime.fromisoformat(data["deadline"])),
+            }
+        case Notification.Kind.WARNING:
+            return _(
+                "You missed a round in %(game)s. One more missed round in a row and you will be exiled: "
+                "announce an absence if you need to be away."
+            ) % {"game": name}
+        case Notification.Kind.EXILED:
+            if data.get("reason") == "moderator":
+                return _("A moderator exiled you from %(game)s.") % {"game": name}
+            return _("You were exiled from %(game)s after missing two rounds in a row.") % {"game": name}
+        case Notification.Kind.ABSENCE:
+            return _("Your absence from %(game)s is announced: from %(start)s to %(end)s.") % {
+                "game": name,
+                "start": when(datetime.fromisoformat(data["starts_at"])),
+                "end": when(datetime.fromisoformat(data["ends_at"])),
+            }
+        case Notification.Kind.MENTION:
+            return _("%(name)s mentioned you in %(game)s.") % {"name": data["by"], "game": name}
+    event = {key: value for key, value in data.items() if key != "event"}
+    return f"{name}: {describe(data['event'], event)}"

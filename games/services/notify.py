@@ -1,0 +1,153 @@
+"""Who is told what (issue 5): notifications made in the same transaction as the change they announce.
+
+Each notification is a row (the bell lists them; the outbox sends those marked for email), made at most once
+thanks to its unique key. Nothing secret goes in: only public events and the reader's own duties.
+"""
+
+from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+
+from games.engine import GameState, waiting_for
+from games.models import Game, Notification, Profile
+
+if TYPE_CHECKING:
+    from .play import Change
+
+EMAIL_NOW = {
+    Notification.Kind.YOUR_MOVE: "email_moves",
+    Notification.Kind.WARNING: "email_warnings",
+    Notification.Kind.EXILED: "email_warnings",
+    Notification.Kind.ABSENCE: "email_absences",
+}
+EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
+DIGEST_EVENTS = frozenset(
+    {
+        "game_started",
+        "vote_closed",
+        "policy_enacted",
+        "policy_peeked",
+        "investigated",
+        "special_election",
+        "executed",
+        "exiled",
+        "substituted",
+        "game_over",
+    }
+)
+DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
+REMINDER_OFFSETS = (24, 3)  # hours before a deadline (issue 5)
+REMINDER_CHOICES = {"none": (), "3": (3,), "24": (24,), "both": (24, 3)}
+
+
+def notify_changes(changes: "list[Change]") -> None:
+    """ "Your move" for whoever starts to owe a move, warnings and exiles (E7), and digest events."""
+    pending = []
+    for change in changes:
+        pending += _your_moves(change) + _from_events(change)
+    if pending:
+        _create(pending, now=changes[0].now)
+
+
+def _your_moves(change: "Change") -> list[tuple]:
+    game, state = change.game, change.state
+    if state.over or game.paused_at is not None:
+        return []
+    owed = set(waiting_for(state))
+    if state.step_number == change.step_before:
+        owed -= change.owed_before  # a ballot does not make anyone newly owe anything
+    data = {"step": str(state.step), "step_number": state.step_number, "round": state.round}
+    if game.deadline is not None:
+        data["deadline"] = game.deadline.isoformat()
+    notices = []
+    for seat in sorted(owed):
+        user_id = change.seat_of(state.seats[seat].name).user_id
+        if user_id is not None:
+            key = f"move:{game.pk}:{state.step_number}:{seat}:{user_id}"
+            notices.append((user_id, game, Notification.Kind.YOUR_MOVE, data, key))
+    return notices
+
+
+def _from_events(change: "Change") -> list[tuple]:
+    game = change.game
+    notices = []
+    for event in change.events:
+        if event.type in ("warned", "exiled"):
+            user_id = change.seat_of(event.data["player"]).user_id
+            kind = Notification.Kind.WARNING if event.type == "warned" else Notification.Kind.EXILED
+            if user_id is not None:
+                notices.append((user_id, game, kind, event.data, f"{kind}:{game.pk}:{event.index}"))
+        elif event.type in DIGEST_EVENTS:
+            data = {"event": event.type, **event.data}
+            for seat in change.seats.values():
+                if seat.user_id is not None and seat.number is not None:
+                    key = f"event:{game.pk}:{event.index}:{seat.user_id}"
+                    notices.append((seat.user_id, game, Notification.Kind.EVENT, data, key))
+    return notices
+
+
+def notify_mentions(game: Game, post_id: int, author, user_ids: list[int], now: datetime) -> None:
+    data = {"post": post_id, "by": author.get_username()}
+    kind = Notification.Kind.MENTION
+    _create([(u, game, kind, data, f"mention:{post_id}:{u}") for u in user_ids if u != author.pk], now=now)
+
+
+def notify_absence(absence, now: datetime) -> None:
+    seat = absence.seat
+    data = {"starts_at": absence.starts_at.isoformat(), "ends_at": absence.ends_at.isoformat()}
+    _create([(seat.user_id, seat.game, Notification.Kind.ABSENCE, data, f"absence:{absence.pk}")], now=now)
+
+
+def queue_reminders(*, now: datetime | None = None) -> int:
+    """Reminders to each player who still owes a move, 24 and 3 hours before the deadline (as each chose).
+
+    At most one per user, deadline and offset (the key holds the deadline, so a moved deadline is re-armed);
+    when both offsets have already passed, only the nearer one is sent. Returns how many are due now
+    (those made by an earlier sweep are not made again).
+    """
+    now = now or timezone.now()
+    horizon = now + timedelta(hours=max(REMINDER_OFFSETS))
+    games = Game.objects.filter(
+        status=Game.Status.RUNNING, paused_at=None, deadline__gt=now, deadline__lte=horizon
+    ).prefetch_related("seats")
+    owing: list[tuple[int, Game, datetime]] = []
+    for game in games:
+        state = GameState.from_dict(game.state)
+        holders = {seat.number: seat.user_id for seat in game.seats.all() if seat.active and seat.number is not None}
+        owing += [(holders[s], game, game.deadline) for s in waiting_for(state) if holders.get(s) is not None]
+    preferences = dict(Profile.objects.filter(user_id__in={u for u, _, _ in owing}).values_list("user_id", "reminders"))
+    pending = []
+    for user_id, game, deadline in owing:
+        chosen = REMINDER_CHOICES[preferences.get(user_id, "both")]
+        due = [hours for hours in chosen if deadline - now <= timedelta(hours=hours)]
+        if due:
+            hours = min(due)  # both passed: only the nearer one
+            data = {"deadline": deadline.isoformat(), "hours": hours, "step_number": game.step_number}
+            key = f"reminder:{game.pk}:{deadline.isoformat()}:{hours}:{user_id}"
+            pending.append((user_id, game, Notification.Kind.REMINDER, data, key))
+    return _create(pending, now=now, email=True)
+
+
+def _create(pending: list[tuple], *, now: datetime | None = None, email: bool | None = None) -> int:
+    now = now or timezone.now()
+    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in={item[0] for item in pending})}
+    rows = []
+    for user_id, game, kind, data, key in pending:
+        profile = profiles.get(user_id) or Profile(user_id=user_id)
+        row = Notification(user_id=user_id, game=game, kind=kind, data=data, key=key, created_at=now)
+        if email or (kind in EMAIL_NOW and getattr(profile, EMAIL_NOW[kind])):
+            row.email, row.email_due_at = Notification.Email.PENDING, now
+        elif kind in EMAIL_DIGEST and getattr(profile, EMAIL_DIGEST[kind]):
+            row.email, row.email_due_at = Notification.Email.PENDING, next_digest(now, profile.time_zone)
+        elif kind == Notification.Kind.EVENT:
+            continue  # game events go to those who asked for the digest only
+        rows.append(row)
+    return len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
+
+
+def next_digest(now: datetime, zone: str) -> datetime:
+    local = now.astimezone(ZoneInfo(zone))
+    moment = datetime.combine(local.date(), time(DIGEST_HOUR), tzinfo=local.tzinfo)
+    return moment if moment > local else moment + timedelta(days=1)

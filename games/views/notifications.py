@@ -1,0 +1,59 @@
+"""The bell (in-site notifications), one-click unsubscribe, and the private calendar feed of deadlines."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from games.models import Notification, Profile
+from games.services.calendar import calendar_for, new_calendar_token
+from games.services.mail import PREFERENCES, read_unsubscribe_token, unsubscribe
+from games.services.messages import describe_notification
+
+
+@login_required
+def notification_list(request):
+    notices = list(Notification.objects.filter(user=request.user).select_related("game")[:100])
+    items = [{"notice": n, "text": describe_notification(n, n.game)} for n in notices]
+    Notification.objects.filter(user=request.user, read_at=None).update(read_at=timezone.now())
+    return render(request, "games/notifications.html", {"items": items})
+
+
+@csrf_exempt  # mail clients' one-click POST carries no CSRF token; the signed token authenticates it
+def unsubscribe_view(request, token: str):
+    """GET only asks (mail scanners follow links); POST unsubscribes (RFC 8058 one-click too)."""
+    found = read_unsubscribe_token(token)
+    if found is None:
+        raise Http404(_("This unsubscribe link is not valid."))
+    user_id, category = found
+    label = PREFERENCES[category][2]()
+    if request.method == "POST":
+        unsubscribe(user_id, category)
+        return render(request, "games/unsubscribed.html", {"label": label, "done": True})
+    return render(request, "games/unsubscribed.html", {"label": label, "done": False, "token": token})
+
+
+def calendar_feed(request, token: str):
+    profile = Profile.objects.filter(calendar_token=token).exclude(calendar_token="").select_related("user").first()
+    if profile is None:
+        raise Http404(_("This calendar link is not valid (it may have been replaced)."))
+    return HttpResponse(calendar_for(profile.user), content_type="text/calendar; charset=utf-8")
+
+
+@login_required
+@require_POST
+def renew_calendar(request):
+    new_calendar_token(request.user)
+    messages.success(request, _("Your calendar has a new secret address; the old one no longer works."))
+    return redirect("games:edit_profile")
+
+
+def unread_count(request) -> dict:
+    """Context processor: the number on the bell."""
+    if not request.user.is_authenticated:
+        return {}
+    return {"unread_notifications": Notification.objects.filter(user=request.user, read_at=None).count()}

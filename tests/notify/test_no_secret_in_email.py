@@ -1,0 +1,57 @@
+"""No secret in any email: two games with the same public moves but other roles, hands, discards and peeks
+send every player exactly the same emails, with every kind of notice switched on."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+
+from games.models import Profile
+from games.services.mail import send_due_emails
+from games.services.transfer import import_script
+from tests.factories import NAMES, START, governments, make_user
+
+pytestmark = pytest.mark.django_db
+PLAYERS = NAMES[:5]
+# Same enacted policies (four fascist), other hands; the peek after the third shows other cards.
+DECK_A = list("FFLFLFFFFFFLLLLFF")
+DECK_B = list("FFFFFLFFFFLFLLLLF")
+ROLES_A = {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
+ROLES_B = {"ann": "fascist", "bob": "liberal", "cat": "liberal", "dan": "hitler", "eve": "liberal"}
+ACTIONS = [
+    *governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan"), ("dan", "eve")),
+    {"type": "execute", "by": "dan", "target": "ann"},
+    {"type": "nominate", "by": "eve", "target": "bob"},
+    {"type": "timeout"},
+]
+
+
+def normalise(text: str, game_id: int) -> str:
+    text = text.replace(f"/games/{game_id}/", "/games/ID/")
+    return re.sub(r"/unsubscribe/[^/]+/", "/unsubscribe/TOKEN/", text)  # signed with the time
+
+
+def emails_of(roles: dict, deck: list) -> dict[str, list[tuple[str, str]]]:
+    mail.outbox.clear()
+    script = {"players": PLAYERS, "roles": roles, "deck": deck, "first_president": "ann", "actions": ACTIONS}
+    game = import_script(script, now=START, name="The same game")
+    send_due_emails(now=START + timedelta(days=2))
+    by_person = {}
+    for message in mail.outbox:
+        body, html = (normalise(text, game.pk) for text in (message.body, message.alternatives[0].content))
+        by_person.setdefault(message.to[0], []).append((message.subject, body, html))
+    return by_person
+
+
+def test_every_email_is_the_same_whatever_the_secrets():
+    for name in PLAYERS:
+        profile = Profile.of(make_user(name))
+        profile.digest_events = True
+        profile.save()
+    a = emails_of(ROLES_A, DECK_A)
+    b = emails_of(ROLES_B, DECK_B)
+    assert set(a) == {f"{name}@example.com" for name in PLAYERS}
+    assert a == b
+    text = "\n".join(body for messages in a.values() for _, body, _ in messages)
+    assert "executes ann" in text and "peeks at the next three" in text
