@@ -2,9 +2,12 @@ import os
 from pathlib import Path
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.conf import settings as django_settings
+from django.test import Client
 from hypothesis import HealthCheck, settings
 
+from tests.factories import make_user
 from tests.services import answers
 
 # CI caps the property tests; a developer can ask for more with HYPOTHESIS_PROFILE=thorough.
@@ -40,3 +43,17 @@ def _services(request):
 def pytest_configure(config):
     # Password hashing is made slow on purpose; the tests need no such protection.
     django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def client_for(db):
+    """A signed-in client for a user name (created, with a verified email, if needed)."""
+
+    def client_for(name: str) -> Client:
+        user = make_user(name)
+        EmailAddress.objects.get_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return client_for

@@ -31,7 +31,7 @@ from .messages import describe_notification
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 200
+BATCH_SIZE = 50  # people per batch: each gets all their due notices in one email
 CLAIM_TIMEOUT = timedelta(minutes=10)
 MAX_ATTEMPTS = 5
 CATEGORIES = {
@@ -71,10 +71,11 @@ def _claim(now: datetime, batch_size: int) -> list[Notification]:
         email=Notification.Email.SENDING, claimed_at__lt=now - CLAIM_TIMEOUT
     )
     with transaction.atomic():
+        people = Notification.objects.filter(due).order_by("user_id").values_list("user_id", flat=True).distinct()
         rows = list(
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(due)
-            .order_by("user_id", "pk")[:batch_size]
+            .filter(due, user_id__in=list(people[:batch_size]))
+            .order_by("user_id", "pk")
         )
         Notification.objects.filter(pk__in=[row.pk for row in rows]).update(
             email=Notification.Email.SENDING, claimed_at=now
