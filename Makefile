@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1:8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint format bench bench-deadlines bench-reminders clean
+.PHONY: run test lint format bench bench-db bench-deadlines bench-reminders bench-thread clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,14 +42,18 @@ test: lint
 bench: $(STAMP)
 	$(PY) manage.py bench_engine
 
-bench-reminders: $(STAMP)
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py migrate --no-input -v0
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_reminders --users 2000
-
-bench-deadlines: $(STAMP)
+bench-db: $(STAMP)
 	-psql "$(dir $(TEST_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(TEST_DATABASE_URL))" 2>/dev/null
 	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py migrate --no-input -v0
+
+bench-deadlines: bench-db
 	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_deadlines --games 10000
+
+bench-reminders: bench-db
+	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_reminders --users 2000
+
+bench-thread: bench-db
+	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_thread --posts 1000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis var

@@ -1,7 +1,6 @@
 """The moderator's announcements in the thread: each public event as a sentence in the reader's language."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from .engine.events import EVENT_TYPES
 
@@ -90,14 +89,7 @@ def describe(event_type: str, data: dict) -> str:
         case "deadline_passed":
             return _("The deadline has passed.")
         case "round_missed":
-            return (
-                ngettext(
-                    "%(player)s missed a round (%(missed_rounds)s in a row).",
-                    "%(player)s missed a round (%(missed_rounds)s in a row).",
-                    d["missed_rounds"],
-                )
-                % d
-            )
+            return _("%(player)s missed a round (%(missed_rounds)s in a row).") % d
         case "warned":
             return _("%(player)s is warned: one more missed round in a row means exile.") % d
         case "exiled":

@@ -116,7 +116,7 @@ def _absence(g: GameState, a: Action) -> None:
     require_not_over(g)
     participation.require_living_player(g, a.by)
     if not isinstance(a.choice, bool):
-        raise IllegalAction(_("An absence starts (true) or ends (false)."))
+        raise IllegalAction(_("An absence either starts or ends."))
     participation.set_absence(g, a.by, a.choice)
 
 

@@ -117,7 +117,7 @@ def request_resignation(game_id: int, user, *, now: datetime | None = None) -> S
         game = _locked(game_id)
         seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
         if game.status != Game.Status.RUNNING or seat is None:
-            raise GameError(_("You hold no seat in a running game here."))
+            raise GameError(_("You do not hold a seat in this game, or it is not running."))
         if seat.resign_requested_at is None:
             seat.resign_requested_at = now or timezone.now()
             seat.save(update_fields=["resign_requested_at"])

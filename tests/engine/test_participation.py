@@ -198,5 +198,5 @@ def test_e1_round_counts_candidacies():
 
 def test_e4_absence_must_say_start_or_end():
     g = make_game()
-    with pytest.raises(IllegalAction, match="starts"):
+    with pytest.raises(IllegalAction, match="either starts or ends"):
         act(g, "absence", "ann", choice="no")
