@@ -63,6 +63,8 @@ def posting_refusal(game: Game, viewer: Viewer, thread: str, state: GameState | 
         return _("The living cannot read the graveyard.")
     if thread == Post.Thread.GRAVEYARD:
         return None if (is_over(game) or not viewer.alive) else _("The living cannot post in the graveyard.")
+    if game.thread_locked:
+        return _("A moderator has locked this thread.")
     if game.status == Game.Status.OPEN:
         return None if viewer.signed_up else _("Only players who signed up can post before the game starts.")
     if is_over(game):

@@ -22,6 +22,16 @@ REASON = {
 }
 
 
+MODERATOR_ACTIONS = {
+    "pause": lambda: _("A moderator paused the game: deadlines are frozen and moves closed."),
+    "resume": lambda: _("A moderator resumed the game; the deadlines move on by the time it was paused."),
+    "extend": lambda: _("A moderator extended the deadline by %(hours)s hours."),
+    "end_now": lambda: _("A moderator ended the current deadline now."),
+    "thread_locked": lambda: _("A moderator locked the thread."),
+    "thread_unlocked": lambda: _("A moderator unlocked the thread."),
+}
+
+
 def describe(event_type: str, data: dict) -> str:
     """One public event as a sentence. Never holds a secret: events carry none (engine/events.py)."""
     d = data
@@ -112,6 +122,8 @@ def describe(event_type: str, data: dict) -> str:
             return _("A moderator will hand %(player)s's seat to someone else at the end of the round.") % d
         case "candidacy_lost":
             return _("%(president)s's candidacy is lost.") % d
+        case "moderator_action":
+            return MODERATOR_ACTIONS[d["action"]]() % d
         case "game_over":
             reason = REASON[d["win_reason"]]()
             if d["winner"] is None:

@@ -98,6 +98,7 @@ class Game(models.Model):
     step_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
+    thread_locked = models.BooleanField(default=False, help_text="a moderator closed the game thread to players")
     winner = models.CharField(max_length=10, blank=True)
     win_reason = models.CharField(max_length=20, blank=True)
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games.engine import new_game
 from games.engine.rng import Rng
 from games.models import ActionRecord, Game, Seat
+from moderation.models import Ban
 
 from .errors import GameError
 from .play import announce, begin, begin_new_game, persist, play
@@ -41,6 +42,8 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             raise GameError(_("This game is not open for sign-ups."))
         if game.seats.filter(user=user).exists():
             raise GameError(_("You are already in this game."))
+        if Ban.objects.filter(user=user, until__gt=now, lifted_at=None).exists():
+            raise GameError(_("A moderator has banned you from joining games for now."))
         if game.exile_lookback_games and has_recent_exile(user, game.exile_lookback_games):
             raise GameError(
                 _("This game refuses players exiled in any of their last %(count)s games.")

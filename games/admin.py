@@ -1,0 +1,132 @@
+"""Django admin, for the rare repair. A running game's secret state shows to superusers only."""
+
+from django.contrib import admin
+
+from .models import (
+    Absence,
+    ActionRecord,
+    Claim,
+    Game,
+    GameEvent,
+    Notification,
+    Post,
+    PostRevision,
+    Profile,
+    Seat,
+    SentEmail,
+    SweepRun,
+    ThreadRead,
+)
+
+SECRET_FIELDS = ("state", "setup", "seed")
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "name", "user", "is_substitute", "active", "rounds_missed", "exiled_at", "replaced_at")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "status",
+        "player_count",
+        "step_number",
+        "deadline",
+        "paused_at",
+        "thread_locked",
+        "created_at",
+    )
+    list_filter = ("status", "visibility", "player_count", "thread_locked")
+    search_fields = ("name", "seats__name")
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+    raw_id_fields = ("created_by",)
+
+    def get_exclude(self, request, obj=None):
+        # Secrets: only superusers see the engine state of a game that is not over.
+        running = obj is None or obj.status in (Game.Status.OPEN, Game.Status.RUNNING)
+        return SECRET_FIELDS if running and not request.user.is_superuser else ()
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "number", "is_substitute", "active", "rounds_missed", "exiled_at")
+    list_filter = ("active", "is_substitute")
+    search_fields = ("name", "game__name", "user__email")
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(admin.ModelAdmin):
+    list_display = ("game", "index", "type", "step_number", "created_at")
+    list_filter = ("type",)
+    search_fields = ("game__name",)
+    raw_id_fields = ("game",)
+
+
+@admin.register(ActionRecord)
+class ActionRecordAdmin(admin.ModelAdmin):
+    list_display = ("game", "index", "source", "actor_name", "created_at")
+    list_filter = ("source",)
+    search_fields = ("game__name", "actor_name")
+    raw_id_fields = ("game", "actor")
+
+
+@admin.register(Absence)
+class AbsenceAdmin(admin.ModelAdmin):
+    list_display = ("seat", "starts_at", "ends_at", "ended_early_at")
+    search_fields = ("seat__name", "seat__game__name")
+    raw_id_fields = ("seat",)
+
+
+@admin.register(Post)
+class PostAdmin(admin.ModelAdmin):
+    list_display = ("game", "thread", "author", "created_at", "edited_at", "hidden_at")
+    list_filter = ("thread",)
+    search_fields = ("body", "author__username", "game__name")
+    raw_id_fields = ("game", "author", "quote_of")
+
+
+@admin.register(PostRevision)
+class PostRevisionAdmin(admin.ModelAdmin):
+    list_display = ("post", "created_at")
+    raw_id_fields = ("post",)
+
+
+@admin.register(Claim)
+class ClaimAdmin(admin.ModelAdmin):
+    list_display = ("game", "round", "office", "author_name", "cards")
+    search_fields = ("author_name", "game__name")
+    raw_id_fields = ("game", "author")
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "display_name", "time_zone", "language", "reminders")
+    list_filter = ("language", "reminders")
+    search_fields = ("user__username", "display_name")
+    exclude = ("calendar_token",)
+    raw_id_fields = ("user",)
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "game", "email", "created_at", "sent_at", "read_at")
+    list_filter = ("kind", "email")
+    search_fields = ("user__username", "game__name")
+    raw_id_fields = ("user", "game")
+
+
+@admin.register(SentEmail)
+class SentEmailAdmin(admin.ModelAdmin):
+    list_display = ("to", "subject", "kinds", "notifications", "sent_at")
+    search_fields = ("to", "subject")
+    raw_id_fields = ("user",)
+
+
+admin.site.register(ThreadRead)
+admin.site.register(SweepRun)

@@ -1,0 +1,47 @@
+from django.contrib import admin
+
+from .models import AuditEntry, Ban, HealthAlert, Report, SignIn
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Read only: the audit log is never edited."""
+
+    list_display = ("created_at", "actor_name", "action", "game_name", "target_name", "reason")
+    list_filter = ("action",)
+    search_fields = ("actor_name", "action", "reason", "game_name", "target_name")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("post", "reporter", "created_at", "resolved_at", "resolved_by")
+    list_filter = ("resolved_at",)
+    search_fields = ("reason", "resolution")
+    raw_id_fields = ("post", "reporter", "resolved_by")
+
+
+@admin.register(Ban)
+class BanAdmin(admin.ModelAdmin):
+    list_display = ("user", "until", "created_by", "created_at", "lifted_at")
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user", "created_by")
+
+
+@admin.register(SignIn)
+class SignInAdmin(admin.ModelAdmin):
+    list_display = ("user", "ip", "at")
+    search_fields = ("user__username", "ip")
+    raw_id_fields = ("user",)
+
+
+admin.site.register(HealthAlert)

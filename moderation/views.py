@@ -1,0 +1,270 @@
+"""The moderator panel: dashboard, a game's moderation page, reports, users, the audit log, and /healthz."""
+
+from collections import defaultdict
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.engine import GameState, secret_view, summary
+from games.models import Absence, Game, Post, Seat
+from games.services import GameError, participation_record
+
+from . import services
+from .health import alert_if_stale, check
+from .models import AuditEntry, Ban, Report, SignIn
+
+LATE = timedelta(minutes=5)
+
+
+def moderator_required(view):
+    @login_required
+    def wrapped(request, *args, **kwargs):
+        if not services.is_moderator(request.user):
+            raise PermissionDenied(_("This page is for moderators."))
+        return view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    return wrapped
+
+
+@moderator_required
+def dashboard(request):
+    now = timezone.now()
+    games = Game.objects.filter(status=Game.Status.RUNNING).exclude(seats__user=request.user).order_by("deadline")
+    query = request.GET.get("q", "").strip()
+    if query:
+        games = games.filter(Q(name__icontains=query) | Q(seats__name__icontains=query)).distinct()
+    if request.GET.get("paused"):
+        games = games.exclude(paused_at=None)
+    if request.GET.get("late"):
+        games = games.filter(paused_at=None, deadline__lt=now - LATE)
+    upcoming = defaultdict(int)
+    for game_id in Absence.objects.filter(seat__game__in=games, ends_at__gt=now, ended_early_at=None).values_list(
+        "seat__game_id", flat=True
+    ):
+        upcoming[game_id] += 1
+    reports = defaultdict(int)
+    for game_id in Report.objects.filter(resolved_at=None).values_list("post__game_id", flat=True):
+        reports[game_id] += 1
+    rows = []
+    for game in games[:200]:
+        state = summary(GameState.from_dict(game.state))
+        late = game.paused_at is None and game.deadline is not None and game.deadline < now - LATE
+        rows.append(
+            {"game": game, "state": state, "late": late, "absences": upcoming[game.pk], "reports": reports[game.pk]}
+        )
+    health = check(now)
+    return render(
+        request,
+        "moderation/dashboard.html",
+        {
+            "rows": rows,
+            "query": query,
+            "health": health,
+            "any_late": any(r["late"] for r in rows),
+            "open_reports": sum(reports.values()),
+        },
+    )
+
+
+@moderator_required
+def game_page(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    if not services.can_moderate(request.user, game):
+        raise PermissionDenied(_("You play in this game: another moderator must handle it."))
+    state = GameState.from_dict(game.state) if game.state else None
+    seats = list(game.seats.select_related("user").order_by("number", "joined_at"))
+    context = {
+        "game": game,
+        "state": summary(state) if state else None,
+        "secret": secret_view(state) if state else None,
+        "seats": seats,
+        "absences": Absence.objects.filter(seat__game=game).select_related("seat").order_by("-starts_at"),
+        "reports": Report.objects.filter(post__game=game).select_related("post", "reporter"),
+        "audit": AuditEntry.objects.filter(game=game)[:50],
+        "shared_ips": shared_addresses([seat.user for seat in seats if seat.user]),
+        "players": [seat.name for seat in seats if seat.active and seat.number is not None],
+        "now": timezone.now(),
+    }
+    return render(request, "moderation/game.html", context)
+
+
+@moderator_required
+@require_POST
+def game_action(request, game_id: int):
+    action = request.POST.get("action", "")
+    back = reverse("moderation:game", args=[game_id])
+    reason = request.POST.get("reason", "")
+    try:
+        if action in ("lock", "unlock"):
+            services.set_thread_lock(request.user, game_id, action == "lock", reason)
+        else:
+            options = {}
+            if action == "extend":
+                options["hours"] = _int(request.POST.get("hours"))
+            if action in ("excuse", "exile", "replace"):
+                options["player"] = request.POST.get("player", "")
+            if action == "replace":
+                options["newcomer"] = request.POST.get("newcomer", "").strip()
+            services.game_action(request.user, game_id, action, reason, **options)
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Done, and recorded in the audit log."))
+    return redirect(back)
+
+
+@moderator_required
+@require_POST
+def absence_end(request, absence_id: int):
+    absence = get_object_or_404(Absence.objects.select_related("seat"), pk=absence_id)
+    try:
+        services.end_absence(request.user, absence.pk, request.POST.get("reason", ""))
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect("moderation:game", absence.seat.game_id)
+
+
+@moderator_required
+@require_POST
+def post_visibility(request, post_id: int):
+    post = get_object_or_404(Post, pk=post_id)
+    try:
+        services.set_post_hidden(
+            request.user, post.pk, request.POST.get("hide") == "yes", request.POST.get("reason", "")
+        )
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect(request.POST.get("next") or reverse("moderation:reports"))
+
+
+@moderator_required
+def reports(request):
+    queue = Report.objects.select_related("post__game", "post__author", "reporter").exclude(
+        post__game__seats__user=request.user
+    )
+    return render(
+        request,
+        "moderation/reports.html",
+        {"open": queue.filter(resolved_at=None), "resolved": queue.exclude(resolved_at=None)[:50]},
+    )
+
+
+@moderator_required
+@require_POST
+def report_resolve(request, report_id: int):
+    try:
+        services.resolve_report(request.user, report_id, request.POST.get("resolution", ""))
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect("moderation:reports")
+
+
+@login_required
+@require_POST
+def report_post(request, post_id: int):
+    post = get_object_or_404(Post, pk=post_id)
+    try:
+        services.report_post(request.user, post.pk, request.POST.get("reason", ""))
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Thank you: a moderator will look at this post."))
+    return redirect(f"{reverse('games:thread', args=[post.game_id])}#post-{post.pk}")
+
+
+@moderator_required
+def users(request):
+    query = request.GET.get("q", "").strip()
+    people = get_user_model().objects.order_by("username")
+    if query:
+        people = people.filter(Q(username__icontains=query) | Q(email__icontains=query))
+    page = Paginator(people, 50).get_page(request.GET.get("page"))
+    rows = [
+        {"user": user, "record": participation_record(user), "bans": list(user.bans.all()), "shared": shared_with(user)}
+        for user in page.object_list
+    ]
+    return render(request, "moderation/users.html", {"rows": rows, "page": page, "query": query})
+
+
+@moderator_required
+@require_POST
+def ban(request, user_id: int):
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    try:
+        services.ban(request.user, user, _int(request.POST.get("days")), request.POST.get("reason", ""))
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect(f"{reverse('moderation:users')}?q={user.get_username()}")
+
+
+@moderator_required
+@require_POST
+def lift_ban(request, ban_id: int):
+    entry = get_object_or_404(Ban, pk=ban_id)
+    try:
+        services.lift_ban(request.user, entry.pk, request.POST.get("reason", ""))
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect(f"{reverse('moderation:users')}?q={entry.user.get_username()}")
+
+
+@moderator_required
+def audit_log(request):
+    query = request.GET.get("q", "").strip()
+    entries = AuditEntry.objects.all()
+    if query:
+        entries = entries.filter(
+            Q(actor_name__icontains=query)
+            | Q(action__icontains=query)
+            | Q(reason__icontains=query)
+            | Q(game_name__icontains=query)
+            | Q(target_name__icontains=query)
+        )
+    return render(
+        request,
+        "moderation/audit.html",
+        {"page": Paginator(entries, 50).get_page(request.GET.get("page")), "query": query},
+    )
+
+
+def healthz(request):
+    """For monitoring: 200 when the database and the broker answer and the sweep ran in the last 10 minutes."""
+    report = check()
+    alert_if_stale()
+    return JsonResponse(report, status=200 if report["ok"] else 503)
+
+
+def shared_addresses(users: list) -> dict[str, list[str]]:
+    """Sign-in addresses shared by two or more of these users (one person, two seats?)."""
+    names = defaultdict(set)
+    for ip, username in SignIn.objects.filter(user__in=users).values_list("ip", "user__username"):
+        names[ip].add(username)
+    return {ip: sorted(found) for ip, found in names.items() if len(found) > 1}
+
+
+def shared_with(user) -> list[str]:
+    """Players who signed in from one of this user's addresses and sit in one of their games."""
+    games = Seat.objects.filter(user=user).values("game")
+    others = Seat.objects.filter(game__in=games).exclude(user=user).values("user")
+    addresses = SignIn.objects.filter(user=user).values("ip")
+    found = SignIn.objects.filter(ip__in=addresses, user__in=others).values_list("user__username", flat=True)
+    return sorted(set(found))
+
+
+def _int(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GameError(_("Give a whole number.")) from None
