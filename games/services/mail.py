@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import GameState, waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
@@ -192,7 +193,12 @@ def _message(profile: Profile, notices: list[Notification], games: dict[int, Gam
             "unsubscribe": unsubscribe,
             "preferences": _absolute(reverse("games:edit_profile")),
         }
-        subject = items[0]["text"] if len(items) == 1 else _("%(count)s updates in your games") % {"count": len(items)}
+        subject = (
+            items[0]["text"]
+            if len(items) == 1
+            else ngettext("%(count)s update in your games", "%(count)s updates in your games", len(items))
+            % {"count": len(items)}
+        )
         message = mail.EmailMultiAlternatives(
             subject=subject[:150],
             body=render_to_string("email/notifications.txt", context),

@@ -1,0 +1,188 @@
+"""Each moderator action: its effect on the game, its announcement in the thread, its audit entry."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core import mail
+from django.utils import timezone
+
+from games.engine import GameState, player_view
+from games.models import Game, GameEvent, Post, SweepRun
+from games.services import GameError, declare_absence, join_game
+from moderation.models import AuditEntry, Ban, Report, SignIn
+from tests.factories import governments, make_user, running_game
+from tests.games.helpers import reload, state_of, user
+
+pytestmark = pytest.mark.django_db
+
+
+def act(client, game, action, reason="because", **fields):
+    return client.post(f"/moderation/games/{game.pk}/act/", {"action": action, "reason": reason, **fields}, follow=True)
+
+
+def last_audit() -> AuditEntry:
+    return AuditEntry.objects.order_by("-pk").first()
+
+
+def test_pause_and_resume_shift_the_deadline_exactly_and_are_announced(moderator_client):
+    now = timezone.now()
+    game = running_game(now=now)
+    mod = moderator_client()
+    act(mod, game, "pause", "a holiday")
+    assert reload(game).paused_at is not None and reload(game).deadline is None
+    paused_at = reload(game).paused_at
+    act(mod, game, "resume", "back")
+    resumed = reload(game)
+    paused_for = resumed.round_started_at - now
+    assert timedelta(0) < paused_for < timedelta(minutes=1)  # the time the game was paused, exactly
+    assert resumed.deadline == now + timedelta(hours=48) + paused_for
+    assert paused_at is not None
+    actions = [e.data["action"] for e in GameEvent.objects.filter(game=game, type="moderator_action")]
+    assert actions == ["pause", "resume"]
+    assert (last_audit().action, last_audit().reason, last_audit().actor_name) == ("resume", "back", "mod")
+
+
+def test_a_reason_is_required(moderator_client):
+    game = running_game()
+    response = act(moderator_client(), game, "pause", "")
+    assert "Give a reason" in response.content.decode()
+    assert reload(game).paused_at is None and not AuditEntry.objects.exists()
+
+
+def test_extend_and_end_now(moderator_client):
+    game = running_game()
+    deadline = reload(game).deadline
+    mod = moderator_client()
+    act(mod, game, "extend", "storm", hours=12)
+    assert reload(game).deadline == deadline + timedelta(hours=12)
+    act(mod, game, "end_now", "everyone agreed")
+    assert state_of(game)["round"] == 2
+    assert last_audit().action == "end_now"
+    text = mod.get(f"/games/{game.pk}/").content.decode()
+    assert "A moderator extended the deadline by 12 hours." in text and "ended the current deadline now" in text
+
+
+def test_excuse_exile_and_cancel(moderator_client):
+    game = running_game()
+    mod = moderator_client()
+    act(mod, game, "excuse", "hospital", player="ann")
+    act(mod, game, "exile", "rules breach", player="dan")
+    act(mod, game, "end_now", "round over")
+    s = state_of(game)
+    assert s["missed"]["ann"] == 0 and s["exiled"] == ["dan"]
+    assert AuditEntry.objects.filter(action="exile", target_name="dan").exists()
+    act(mod, game, "cancel", "abandoned")
+    assert reload(game).status == Game.Status.CANCELLED
+
+
+def test_replacement_keeps_the_seat_role_knowledge_and_history(moderator_client):
+    game = running_game(actions=governments(("ann", "bob")))
+    before = player_view(GameState.from_dict(reload(game).state), 0)
+    make_user("amy")
+    mod = moderator_client()
+    act(mod, game, "replace", "resigned", player="ann", newcomer="amy")
+    act(mod, game, "end_now", "round over")
+    after = player_view(GameState.from_dict(reload(game).state), 0)
+    assert after["name"] == "amy"
+    assert {**after, "name": "ann"} == {**before, "hand": after["hand"]}
+    assert (last_audit().action, AuditEntry.objects.get(action="replace").target_name) == ("end_now", "amy")
+
+
+def test_lock_the_thread_and_hide_a_post(moderator_client, client_for):
+    game = running_game(now=timezone.now())
+    post = Post.objects.create(
+        game=game, author=make_user("ann"), body="abuse", html="<p>abuse</p>", created_at=timezone.now()
+    )
+    mod = moderator_client()
+    act(mod, game, "lock", "calm down")
+    response = client_for("bob").post(f"/games/{game.pk}/post/", {"body": "hey", "thread": "main"}, follow=True)
+    assert "A moderator has locked this thread." in response.content.decode()
+    mod.post(f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "insult"})
+    assert "This post was hidden by a moderator." in client_for("bob").get(f"/games/{game.pk}/").content.decode()
+    mod.post(f"/moderation/posts/{post.pk}/visibility/", {"hide": "no", "reason": "appeal"})
+    assert Post.objects.get().hidden_at is None
+    assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["lock_thread", "hide_post", "restore_post"]
+
+
+def test_reports_queue(moderator_client, client_for):
+    game = running_game(now=timezone.now())
+    post = Post.objects.create(
+        game=game, author=make_user("ann"), body="rude", html="<p>rude</p>", created_at=timezone.now()
+    )
+    bob = client_for("bob")
+    assert (
+        "Thank you"
+        in bob.post(f"/moderation/posts/{post.pk}/report/", {"reason": "insult"}, follow=True).content.decode()
+    )
+    assert (
+        "already reported"
+        in bob.post(f"/moderation/posts/{post.pk}/report/", {"reason": "again"}, follow=True).content.decode()
+    )
+    mod = moderator_client()
+    assert "insult" in mod.get("/moderation/reports/").content.decode()
+    report = Report.objects.get()
+    mod.post(f"/moderation/reports/{report.pk}/resolve/", {"resolution": "warned ann"})
+    assert Report.objects.get().resolved_at is not None
+    assert last_audit().action == "resolve_report"
+
+
+def test_ban_refuses_joining_until_lifted(moderator_client):
+    mod = moderator_client()
+    zed = make_user("zed")
+    mod.post(f"/moderation/users/{zed.pk}/ban/", {"days": 7, "reason": "cheating"})
+    game = running_game()
+    with pytest.raises(GameError, match="banned"):
+        join_game(game.pk, zed, as_substitute=True)
+    mod.post(f"/moderation/bans/{Ban.objects.get().pk}/lift/", {"reason": "appeal accepted"})
+    join_game(game.pk, zed, as_substitute=True)
+    assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["ban", "lift_ban"]
+
+
+def test_end_an_absence_early(moderator_client):
+    game = running_game()
+    absence = declare_absence(
+        game.pk,
+        user("ann"),
+        game.created_at + timedelta(days=2),
+        game.created_at + timedelta(days=4),
+        now=game.created_at,
+    )
+    moderator_client().post(f"/moderation/absences/{absence.pk}/end/", {"reason": "came back"})
+    assert last_audit().action == "end_absence"
+
+
+def test_two_seats_signing_in_from_one_address_are_flagged(moderator_client):
+    game = running_game()
+    SignIn.objects.create(user=user("ann"), ip="203.0.113.7")
+    SignIn.objects.create(user=user("bob"), ip="203.0.113.7")
+    page = moderator_client().get(f"/moderation/games/{game.pk}/").content.decode()
+    assert "203.0.113.7 (ann, bob)" in page
+    assert "<strong>bob</strong>" in moderator_client().get("/moderation/users/?q=ann").content.decode()
+
+
+def test_the_audit_log_is_searchable_and_append_only(moderator_client):
+    game = running_game()
+    mod = moderator_client()
+    act(mod, game, "pause", "Christmas break")
+    assert "Christmas break" in mod.get("/moderation/audit/?q=christmas").content.decode()
+    assert "Christmas break" not in mod.get("/moderation/audit/?q=nothing-like-it").content.decode()
+    entry = AuditEntry.objects.get()
+    entry.reason = "rewritten"
+    with pytest.raises(ValueError, match="append-only"):
+        entry.save()
+    with pytest.raises(ValueError, match="append-only"):
+        entry.delete()
+
+
+def test_healthz_and_the_alert_when_the_sweep_stopped(client):
+    running_game()
+    make_user("mod").groups.add(Group.objects.get(name="moderators"))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["database"] is True and response.json()["sweep"] is False
+    assert len(mail.outbox) == 1 and "sweep has stopped" in mail.outbox[0].subject
+    client.get("/healthz")
+    assert len(mail.outbox) == 1  # told once per outage
+    SweepRun.record(0)
+    assert client.get("/healthz").status_code == 200
