@@ -1,6 +1,7 @@
 """The moderator's announcements in the thread: each public event as a sentence in the reader's language."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .engine.events import EVENT_TYPES
 
@@ -25,7 +26,6 @@ REASON = {
 MODERATOR_ACTIONS = {
     "pause": lambda: _("A moderator paused the game: deadlines are frozen and moves closed."),
     "resume": lambda: _("A moderator resumed the game; the deadlines move on by the time it was paused."),
-    "extend": lambda: _("A moderator extended the deadline by %(hours)s hours."),
     "end_now": lambda: _("A moderator ended the current deadline now."),
     "thread_locked": lambda: _("A moderator locked the thread."),
     "thread_unlocked": lambda: _("A moderator unlocked the thread."),
@@ -123,6 +123,15 @@ def describe(event_type: str, data: dict) -> str:
         case "candidacy_lost":
             return _("%(president)s's candidacy is lost.") % d
         case "moderator_action":
+            if d["action"] == "extend":
+                return (
+                    ngettext(
+                        "A moderator extended the deadline by %(hours)s hour.",
+                        "A moderator extended the deadline by %(hours)s hours.",
+                        d["hours"],
+                    )
+                    % d
+                )
             return MODERATOR_ACTIONS[d["action"]]() % d
         case "game_over":
             reason = REASON[d["win_reason"]]()
