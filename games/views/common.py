@@ -1,4 +1,6 @@
-"""Helpers shared by the views: loading a game with its state and the viewer, and reporting refusals."""
+"""Helpers shared by the views: loading a game with its state and the viewer, and running a service call."""
+
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.shortcuts import redirect
@@ -19,3 +21,13 @@ def refused(request, error: GameError, to: str):
     """A refused request: the message shown, nothing changed, back to the page it came from."""
     messages.error(request, str(error))
     return redirect(to)
+
+
+def attempt(request, call: Callable[[], object], back: str, done: str):
+    """Run a service call for a form: its refusal or `done` is shown, then back to the page."""
+    try:
+        call()
+    except GameError as error:
+        return refused(request, error, back)
+    messages.success(request, done)
+    return redirect(back)

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 from games.engine import GameState, waiting_for
 from games.forms import GameForm
 from games.models import Game
-from games.services import GameError, create_game, join_game, leave_game
+from games.services import create_game, join_game, leave_game
 
-from .common import load, refused
+from .common import attempt, load
 
 
 def home(request):
@@ -70,24 +70,22 @@ def join(request, game_id: int):
     if not _email_verified(request.user):
         messages.error(request, _("Verify your email address first: deadline reminders go there."))
         return redirect("account_email")
-    try:
-        join_game(game.pk, request.user, as_substitute=request.POST.get("as") == "substitute")
-    except GameError as error:
-        return refused(request, error, game.get_absolute_url())
-    messages.success(request, _("You are in."))
-    return redirect(game)
+    as_substitute = request.POST.get("as") == "substitute"
+    return attempt(
+        request,
+        lambda: join_game(game.pk, request.user, as_substitute=as_substitute),
+        game.get_absolute_url(),
+        _("You are in."),
+    )
 
 
 @login_required
 @require_POST
 def leave(request, game_id: int):
     game, _state, _viewer = load(request, game_id)
-    try:
-        leave_game(game.pk, request.user)
-    except GameError as error:
-        return refused(request, error, game.get_absolute_url())
-    messages.success(request, _("You have left the game."))
-    return redirect(game)
+    return attempt(
+        request, lambda: leave_game(game.pk, request.user), game.get_absolute_url(), _("You have left the game.")
+    )
 
 
 def _email_verified(user) -> bool:
