@@ -22,6 +22,7 @@ class Viewer:
     seat: Seat | None  # the seat row the user holds now (active, numbered)
     signed_up: bool  # has any seat row in the game (player, substitute, former holder)
     alive: bool  # holds a living seat
+    waiting: bool = False  # signed up as a substitute, not seated yet
 
     @property
     def is_player(self) -> bool:
@@ -34,7 +35,8 @@ def viewer_for(game: Game, user, state: GameState | None) -> Viewer:
     rows = [seat for seat in game.seats.all() if seat.user_id == user.pk]
     seat = next((row for row in rows if row.active and row.number is not None), None)
     alive = bool(seat and state and state.seats[seat.number].status == SeatStatus.ALIVE)
-    return Viewer(user, seat, bool(rows), alive)
+    waiting = any(row.active and row.number is None for row in rows)
+    return Viewer(user, seat, bool(rows), alive, waiting)
 
 
 def access_game(game_id: int) -> Game:
@@ -52,7 +54,8 @@ def can_read(game: Game, viewer: Viewer, thread: str) -> bool:
     """The game thread is public; the graveyard is for everyone but the living until the game ends."""
     if thread == Post.Thread.MAIN or is_over(game):
         return True
-    return viewer.user is not None and not viewer.alive
+    # A waiting substitute may yet take a living seat (E5): the graveyard stays closed to them too.
+    return viewer.user is not None and not viewer.alive and not viewer.waiting
 
 
 def posting_refusal(game: Game, viewer: Viewer, thread: str, state: GameState | None) -> str | None:
@@ -62,7 +65,11 @@ def posting_refusal(game: Game, viewer: Viewer, thread: str, state: GameState | 
     if not can_read(game, viewer, thread):
         return _("The living cannot read the graveyard.")
     if thread == Post.Thread.GRAVEYARD:
-        return None if (is_over(game) or not viewer.alive) else _("The living cannot post in the graveyard.")
+        return (
+            None
+            if (is_over(game) or not (viewer.alive or viewer.waiting))
+            else _("The living cannot post in the graveyard.")
+        )
     if game.thread_locked:
         return _("A moderator has locked this thread.")
     if game.status == Game.Status.OPEN:

@@ -77,7 +77,7 @@ def private_panel(game: Game, state: GameState, seat: int) -> dict:
         "can_veto": "veto" in kinds,
         "alive": state.seats[seat].status == "alive",
         "status": str(state.seats[seat].status),
-        "claimable": claimable_rounds(game, state, seat),
+        "claimable": claimable_rounds(game, state, seat) if state.seats[seat].status == "alive" else [],
         "running": game.status == Game.Status.RUNNING,
     }
 

@@ -8,17 +8,19 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Count, Q, Sum
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.engine import GameState, secret_view, summary
 from games.models import Absence, Game, Post, Seat
-from games.services import GameError, participation_record
+from games.services import GameError
+from games.services.records import STARTED
 
 from . import services
 from .health import alert_if_stale, check
@@ -84,6 +86,9 @@ def game_page(request, game_id: int):
     if not services.can_moderate(request.user, game):
         raise PermissionDenied(_("You play in this game: another moderator must handle it."))
     state = GameState.from_dict(game.state) if game.state else None
+    if state is not None and not AuditEntry.objects.filter(game=game, actor=request.user).exists():
+        # Who has seen a running game's secrets is on the record: they may not take a seat in it afterwards.
+        services.audit(request.user, "view_secrets", "opened the game's moderation page", game=game)
     seats = list(game.seats.select_related("user").order_by("number", "joined_at"))
     context = {
         "game": game,
@@ -146,7 +151,10 @@ def post_visibility(request, post_id: int):
         )
     except GameError as error:
         messages.error(request, str(error))
-    return redirect(request.POST.get("next") or reverse("moderation:reports"))
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("moderation:reports")
+    return redirect(back)
 
 
 @moderator_required
@@ -164,6 +172,7 @@ def reports(request):
 @moderator_required
 @require_POST
 def report_resolve(request, report_id: int):
+    get_object_or_404(Report, pk=report_id)
     try:
         services.resolve_report(request.user, report_id, request.POST.get("resolution", ""))
     except GameError as error:
@@ -187,13 +196,23 @@ def report_post(request, post_id: int):
 @moderator_required
 def users(request):
     query = request.GET.get("q", "").strip()
-    people = get_user_model().objects.order_by("username")
+    started = Q(seats__game__status__in=STARTED, seats__number__isnull=False)
+    people = (
+        get_user_model()
+        .objects.order_by("username")
+        .annotate(
+            games=Count("seats__game", filter=started, distinct=True),
+            rounds_missed=Sum("seats__rounds_missed", filter=started, default=0),
+            exiles=Count("seats", filter=started & Q(seats__exiled_at__isnull=False)),
+        )
+        .prefetch_related("bans")
+    )
     if query:
         people = people.filter(Q(username__icontains=query) | Q(email__icontains=query))
     page = Paginator(people, 50).get_page(request.GET.get("page"))
+    shared = shared_with_co_players(list(page.object_list))
     rows = [
-        {"user": user, "record": participation_record(user), "bans": list(user.bans.all()), "shared": shared_with(user)}
-        for user in page.object_list
+        {"user": user, "bans": list(user.bans.all()), "shared": shared.get(user.pk, [])} for user in page.object_list
     ]
     return render(request, "moderation/users.html", {"rows": rows, "page": page, "query": query})
 
@@ -223,7 +242,7 @@ def lift_ban(request, ban_id: int):
 @moderator_required
 def audit_log(request):
     query = request.GET.get("q", "").strip()
-    entries = AuditEntry.objects.all()
+    entries = AuditEntry.objects.exclude(game__seats__user=request.user)  # not the games the viewer plays in
     if query:
         entries = entries.filter(
             Q(actor_name__icontains=query)
@@ -254,13 +273,34 @@ def shared_addresses(users: list) -> dict[str, list[str]]:
     return {ip: sorted(found) for ip, found in names.items() if len(found) > 1}
 
 
-def shared_with(user) -> list[str]:
-    """Players who signed in from one of this user's addresses and sit in one of their games."""
-    games = Seat.objects.filter(user=user).values("game")
-    others = Seat.objects.filter(game__in=games).exclude(user=user).values("user")
-    addresses = SignIn.objects.filter(user=user).values("ip")
-    found = SignIn.objects.filter(ip__in=addresses, user__in=others).values_list("user__username", flat=True)
-    return sorted(set(found))
+def shared_with_co_players(people: list) -> dict[int, list[str]]:
+    """For each of these users, the players of their games who signed in from one of their addresses."""
+    ids = [person.pk for person in people]
+    games_of = defaultdict(set)
+    for user_id, game_id in Seat.objects.filter(user_id__in=ids).values_list("user_id", "game_id"):
+        games_of[user_id].add(game_id)
+    players_of = defaultdict(set)
+    all_games = set().union(*games_of.values()) if games_of else set()
+    for game_id, user_id in Seat.objects.filter(game_id__in=all_games, user__isnull=False).values_list(
+        "game_id", "user_id"
+    ):
+        players_of[game_id].add(user_id)
+    addresses = defaultdict(set)
+    for user_id, ip in SignIn.objects.filter(user_id__in=ids).values_list("user_id", "ip"):
+        addresses[user_id].add(ip)
+    users_at = defaultdict(set)
+    all_ips = set().union(*addresses.values()) if addresses else set()
+    for ip, user_id, name in SignIn.objects.filter(ip__in=all_ips).values_list("ip", "user_id", "user__username"):
+        users_at[ip].add((user_id, name))
+    shared = {}
+    for user_id in ids:
+        co_players = (
+            set().union(*(players_of[g] for g in games_of[user_id])) - {user_id} if games_of[user_id] else set()
+        )
+        found = {name for ip in addresses[user_id] for other, name in users_at[ip] if other in co_players}
+        if found:
+            shared[user_id] = sorted(found)
+    return shared
 
 
 def _int(value) -> int:

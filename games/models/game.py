@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import Settings as EngineSettings
 
 DAY = 24
+# Every duration is from 1 hour to 60 days: a game's clock must stay within what the sweep can compute.
+DURATION = [MinValueValidator(1), MaxValueValidator(60 * DAY)]
 
 
 class Game(models.Model):
@@ -63,14 +65,14 @@ class Game(models.Model):
     power_timeout = models.CharField(max_length=10, choices=PowerTimeout.choices, default=PowerTimeout.FORFEIT)
 
     # Durations in hours (T1-T3), counted from when the step (for T1's vote: the round) began.
-    nomination_hours = models.PositiveIntegerField(default=2 * DAY)
-    election_hours = models.PositiveIntegerField(default=7 * DAY)
-    discard_hours = models.PositiveIntegerField(default=1 * DAY)
-    legislative_hours = models.PositiveIntegerField(default=2 * DAY)
-    veto_reply_hours = models.PositiveIntegerField(default=1 * DAY)
-    veto_enact_hours = models.PositiveIntegerField(default=1 * DAY)
-    power_hours = models.PositiveIntegerField(default=2 * DAY)
-    execution_vote_hours = models.PositiveIntegerField(default=2 * DAY)
+    nomination_hours = models.PositiveIntegerField(default=2 * DAY, validators=DURATION)
+    election_hours = models.PositiveIntegerField(default=7 * DAY, validators=DURATION)
+    discard_hours = models.PositiveIntegerField(default=1 * DAY, validators=DURATION)
+    legislative_hours = models.PositiveIntegerField(default=2 * DAY, validators=DURATION)
+    veto_reply_hours = models.PositiveIntegerField(default=1 * DAY, validators=DURATION)
+    veto_enact_hours = models.PositiveIntegerField(default=1 * DAY, validators=DURATION)
+    power_hours = models.PositiveIntegerField(default=2 * DAY, validators=DURATION)
+    execution_vote_hours = models.PositiveIntegerField(default=2 * DAY, validators=DURATION)
     # Durations shorter than an hour, for demonstrations: when set, every duration above counts in minutes.
     minute_durations = models.BooleanField(default=False)
     deadline_hour = models.PositiveSmallIntegerField(
@@ -79,12 +81,12 @@ class Game(models.Model):
     time_zone = models.CharField(max_length=64, default="UTC")
 
     # Participation (E4, E6) and the lobby.
-    absence_notice_hours = models.PositiveIntegerField(default=DAY)
-    absence_max_days = models.PositiveIntegerField(default=7)
+    absence_notice_hours = models.PositiveIntegerField(default=DAY, validators=[MaxValueValidator(30 * DAY)])
+    absence_max_days = models.PositiveIntegerField(default=7, validators=[MaxValueValidator(90)])
     exile_lookback_games = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("refuse players exiled in any of their last N games")
     )
-    lobby_days = models.PositiveSmallIntegerField(default=14)
+    lobby_days = models.PositiveSmallIntegerField(default=14, validators=[MinValueValidator(1), MaxValueValidator(90)])
 
     # The running game.
     seed = models.BigIntegerField(null=True, blank=True)

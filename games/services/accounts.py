@@ -11,7 +11,9 @@ def delete_account(user) -> None:
     """Sign-ups to unstarted games are withdrawn; a living seat in a running game is exiled when the round
     ends (a substitute takes it if one waits, E5), recorded against nobody since the account is gone."""
     with transaction.atomic():
-        Seat.objects.filter(user=user, game__status=Game.Status.OPEN).delete()
+        for game_id in Seat.objects.filter(user=user, game__status=Game.Status.OPEN).values_list("game_id", flat=True):
+            Game.objects.select_for_update().get(pk=game_id)  # as leave_game: never under a starting game
+            Seat.objects.filter(user=user, game_id=game_id).delete()
         running = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING, active=True, number__isnull=False)
         for seat in running:
             with changing(seat.game_id) as change:

@@ -9,12 +9,13 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from games.engine import GameState, SeatStatus, Step, waiting_for
-from games.models import Game, Profile
+from games.models import Game, Profile, Seat
 
 from .clock import snap_to_deadline_hour
 from .messages import OWED
@@ -37,9 +38,10 @@ def calendar_for(user) -> bytes:
     calendar.add("prodid", "-//Secret Hitler by post//deadlines//EN")
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", _("Secret Hitler deadlines"))
+    mine = Prefetch("seats", queryset=Seat.objects.filter(user=user, active=True), to_attr="mine")
     games = Game.objects.filter(status=Game.Status.RUNNING, paused_at=None, seats__user=user, seats__active=True)
-    for game in games.distinct():
-        seat = game.seats.get(user=user, active=True)
+    for game in games.distinct().prefetch_related(mine):
+        seat = game.mine[0]
         state = GameState.from_dict(game.state)
         if seat.number is None or state.seats[seat.number].status != SeatStatus.ALIVE:
             continue

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.engine import SeatStatus
 from games.models import Absence, ActionRecord, Game, Seat
 
-from .play import Change, announce, begin, persist, play
+from .play import Change, announce, begin, finish, persist, play
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,7 @@ def _sweep_batch(now: datetime, batch_size: int, failed: set[int]) -> tuple[int,
             change = begin(game, now, seats[game.pk])
             try:
                 apply_timeout(change, absences[game.pk], moment=game.deadline)
+                finish(change)  # here, so that a game whose next deadline cannot be computed fails alone
             except Exception:
                 # One broken game must not hold up the others: it is logged, left as it was, and shows as
                 # overdue to the moderators.

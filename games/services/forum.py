@@ -44,7 +44,9 @@ def post_message(
             quote_of=quoted,
             created_at=now,
         )
-        mentioned = mentions(body, _names(game))
+        # The graveyard never reaches the living while the game runs: no mention is announced from it.
+        graveyard_running = thread == Post.Thread.GRAVEYARD and game.status == Game.Status.RUNNING
+        mentioned = set() if graveyard_running else mentions(body, _names(game))
         if mentioned:
             seats = game.seats.filter(name__in=mentioned, user__isnull=False)
             notify_mentions(game, post.pk, user, list(seats.values_list("user_id", flat=True)), now)
@@ -82,8 +84,11 @@ def file_claim(game_id: int, user, round_number: int, cards: str, *, now: dateti
         game = Game.objects.select_for_update().get(pk=game_id)
         state = GameState.from_dict(game.state) if game.state else None
         viewer = viewer_for(game, user, state)
-        session = next((s for s in (state.sessions if state else []) if s["round"] == round_number), None)
-        if session is None or not viewer.is_player:
+        if game.status != Game.Status.RUNNING or not viewer.alive:
+            raise GameError(_("Only a living player of a running game can file a claim."))
+        session = next((s for s in state.sessions if s["round"] == round_number), None)
+        if session is None or (session["enacted"] is None and session["veto"] != "accepted"):
+            # R18: nothing is said about a session before it is over.
             raise GameError(_("There was no legislative session of yours in that round."))
         if session["president_seat"] == viewer.seat.number:
             office = Claim.Office.PRESIDENT

@@ -14,6 +14,7 @@ from games.models import ActionRecord
 from .clock import compute_deadline, shift_anchors
 from .deadlines import absences_of, apply_timeout
 from .errors import GameError
+from .lobby import knows_secrets
 from .play import changing, play
 
 MODERATOR = ActionRecord.Source.MODERATOR
@@ -42,8 +43,15 @@ def extend(game_id: int, moderator, *, hours: int, now: datetime | None = None) 
     if not 0 < hours <= 24 * 30:
         raise GameError(_("An extension is from 1 hour to 30 days."))
     with changing(game_id, now=now) as change:
-        shift_anchors(change.game, timedelta(hours=hours))
-        return compute_deadline(change.game, change.state)
+        game, state = change.game, change.state
+        before = compute_deadline(game, state)
+        shift_anchors(game, timedelta(hours=hours))
+        if before is None:  # paused: the anchors move, the deadline comes back on resume
+            return None
+        # With a deadline hour, the shifted deadline may snap back to the same hour: move on to a later one.
+        while compute_deadline(game, state) < before + timedelta(hours=hours):
+            shift_anchors(game, timedelta(hours=1))
+        return compute_deadline(game, state)
 
 
 def end_now(game_id: int, moderator, *, now: datetime | None = None) -> None:
@@ -66,9 +74,12 @@ def exile(game_id: int, moderator, username: str, *, now: datetime | None = None
 
 def replace(game_id: int, moderator, username: str, newcomer: str, *, now: datetime | None = None) -> None:
     """E8: `newcomer` (an existing account) takes the player's seat when the round ends; held against nobody."""
-    if not get_user_model().objects.filter(username=newcomer).exists():
+    account = get_user_model().objects.filter(username=newcomer).first()
+    if account is None:
         raise GameError(_("There is no account named %(name)s.") % {"name": newcomer})
     with changing(game_id, now=now) as change:
+        if knows_secrets(change.game, account):
+            raise GameError(_("%(name)s has seen this game's secrets and cannot play in it.") % {"name": newcomer})
         play(change, {"type": "replace", "player": username, "name": newcomer}, MODERATOR, moderator)
 
 

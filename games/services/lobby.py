@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from games.engine import new_game
 from games.engine.rng import Rng
-from games.models import ActionRecord, Game, Seat
-from moderation.models import Ban
+from games.models import ActionRecord, Game, Post, Seat, ThreadRead
+from moderation.models import AuditEntry, Ban
 
 from .errors import GameError
 from .play import announce, begin, begin_new_game, persist, play
@@ -24,10 +24,11 @@ def create_game(user, *, now: datetime | None = None, join: bool = True, **optio
     game = Game(created_by=user, **options)
     game.lobby_closes_at = now + timedelta(days=game.lobby_days)
     game.full_clean(exclude=["created_by", "setup", "state"])
-    game.save()
-    if join:
-        join_game(game.pk, user, now=now)
-        game.refresh_from_db()
+    with transaction.atomic():  # a creator who may not join leaves no empty game behind
+        game.save()
+        if join:
+            join_game(game.pk, user, now=now)
+            game.refresh_from_db()
     return game
 
 
@@ -42,6 +43,10 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             raise GameError(_("This game is not open for sign-ups."))
         if game.seats.filter(user=user).exists():
             raise GameError(_("You are already in this game."))
+        if knows_secrets(game, user):
+            raise GameError(
+                _("You have seen this game's secrets (its graveyard or its moderation page): you cannot play in it.")
+            )
         if Ban.objects.filter(user=user, until__gt=now, lifted_at=None).exists():
             raise GameError(_("A moderator has banned you from joining games for now."))
         if game.exile_lookback_games and has_recent_exile(user, game.exile_lookback_games):
@@ -62,6 +67,18 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
         elif not as_substitute and players + 1 == game.player_count:
             start_game(game, now)
         return seat
+
+
+def knows_secrets(game: Game, user) -> bool:
+    """Has this person read the game's graveyard, posted in it, or opened its moderation page?"""
+    if game.status != Game.Status.RUNNING:
+        return False
+    graveyard = Post.Thread.GRAVEYARD
+    return (
+        ThreadRead.objects.filter(game=game, user=user, thread=graveyard).exists()
+        or Post.objects.filter(game=game, author=user, thread=graveyard).exists()
+        or AuditEntry.objects.filter(game=game, actor=user).exists()
+    )
 
 
 def leave_game(game_id: int, user) -> None:

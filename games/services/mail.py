@@ -239,5 +239,7 @@ def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
 def unsubscribe(user_id: int, category: str) -> None:
     """One-click unsubscribe from one category of emails (the in-site list keeps them)."""
     field, off, _label = PREFERENCES[category]
+    if not get_user_model().objects.filter(pk=user_id).exists():
+        return  # the account is gone: nothing is sent to it anyway
     Profile.objects.get_or_create(user_id=user_id)
     Profile.objects.filter(user_id=user_id).update(**{field: off})

@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import ActionRecord
+from games.replay import ACTION_FIELDS
 
 from .errors import GameError
 from .play import changing, play
@@ -35,4 +36,6 @@ def make_move(game_id: int, user, move: dict, step_number: int, *, now: datetime
         seat = change.seats.get(user.get_username())
         if seat is None or not seat.active or seat.number is None:
             raise GameError(_("You do not hold a seat in this game."))
-        return play(change, {**move, "by": user.get_username()}, ActionRecord.Source.PLAYER, user)
+        fields = ACTION_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
+        kept = {key: value for key, value in move.items() if key in fields}
+        return play(change, {"type": move["type"], **kept, "by": user.get_username()}, ActionRecord.Source.PLAYER, user)

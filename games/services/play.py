@@ -4,6 +4,7 @@ Call everything here while holding the game row's lock (select_for_update) insid
 Several games can be changed in one go (the deadline sweep); their writes are batched by `persist`.
 """
 
+import contextlib
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,8 @@ class Change:
     missed: Counter = field(default_factory=Counter)  # seat id -> rounds missed in this change
     owed_before: set[int] = field(default_factory=set)  # the seats that owed a move when the change began
     step_before: int = -1
+    finished: bool = False  # the game row is up to date with the state (finish)
+    ghosts: list[str] = field(default_factory=list)  # substitutes whose account is gone, seated meanwhile
 
     def seat_of(self, username: str) -> Seat:
         return self.seats[username]
@@ -117,6 +120,9 @@ def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
             game.session_started_at = change.now
     for event in events:
         _record_event(change, event)
+    while change.ghosts:
+        with contextlib.suppress(GameError):  # already scheduled, or the seat left play meanwhile
+            play(change, {"type": "exile", "player": change.ghosts.pop()}, ActionRecord.Source.SYSTEM)
     return events
 
 
@@ -166,6 +172,8 @@ def _substituted(change: Change, event: dict) -> None:
     seat.number = old.number
     seat.active = True
     change.changed_seats.append(seat)
+    if seat.user_id is None:
+        change.ghosts.append(seat.name)  # the account is gone: the seat is handed on at the round's end
 
 
 def _replaced(change: Change, event: dict) -> None:
@@ -208,12 +216,14 @@ def finish(change: Change) -> None:
     stored = state.to_dict()
     stored["events"] = []  # the log lives in GameEvent rows
     game.state = stored
+    change.finished = True
 
 
 def persist(changes: list[Change]) -> None:
     """Write every change: a constant number of queries per batch, plus one per seat that changed hands."""
     for change in changes:
-        finish(change)
+        if not change.finished:
+            finish(change)
     _save_games([c.game for c in changes])
     GameEvent.objects.bulk_create([event for c in changes for event in c.events])
     ActionRecord.objects.bulk_create([record for c in changes for record in c.records])

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from games.engine import GameState, waiting_for
 from games.forms import GameForm
 from games.models import Game
-from games.services import create_game, join_game, leave_game
+from games.services import GameError, create_game, join_game, leave_game
 
 from .common import attempt, load
 
@@ -57,7 +57,11 @@ def new_game(request):
             messages.error(request, _("Verify your email address first: deadline reminders go there."))
             return redirect("account_email")
         options = {name: form.cleaned_data[name] for name in form.Meta.fields}
-        game = create_game(request.user, **options)
+        try:
+            game = create_game(request.user, **options)
+        except GameError as error:
+            messages.error(request, str(error))
+            return render(request, "games/new.html", {"form": form})
         messages.success(request, _("Your game is open for sign-ups."))
         return redirect(game)
     return render(request, "games/new.html", {"form": form})

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from games.forms import ProfileForm
-from games.models import Profile
+from games.models import Game, Profile
 from games.services import participation_record
 from games.services.accounts import delete_account
 from games.services.calendar import new_calendar_token
@@ -19,7 +19,8 @@ from games.services.calendar import new_calendar_token
 
 def user_profile(request, username: str):
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
-    seats = user.seats.select_related("game").order_by("-game__created_at")[:50]
+    seats = user.seats.filter(game__visibility=Game.Visibility.PUBLIC).select_related("game")
+    seats = seats.order_by("-game__created_at")[:50]
     return render(
         request,
         "games/user_profile.html",

@@ -5,8 +5,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -32,11 +34,11 @@ def thread(request, game_id: int, graveyard: bool = False):
     posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
     page = Paginator(posts, PAGE_SIZE).get_page(request.GET.get("page"))
     entries = _with_announcements(game, page, name)
-    if page.object_list:
-        mark_read(request.user, game, name, page.object_list[len(page.object_list) - 1].created_at)
-    quoting = None
-    if request.GET.get("quote"):
-        quoting = posts.filter(pk=request.GET["quote"]).first()
+    # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
+    last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
+    mark_read(request.user, game, name, last)
+    quote_of = request.GET.get("quote", "")
+    quoting = posts.filter(pk=int(quote_of), hidden_at=None).first() if quote_of.isdigit() else None
     form = PostForm(
         initial={
             "thread": name,
@@ -140,6 +142,8 @@ def post_history(request, game_id: int, post_id: int):
     post = get_object_or_404(Post.objects.select_related("author"), pk=post_id, game=game)
     if not can_read(game, viewer, post.thread):
         raise PermissionDenied(_("The living cannot read the graveyard."))
+    if post.hidden_at is not None and post.author_id != request.user.pk:
+        raise Http404(_("This post was hidden by a moderator."))
     return render(request, "games/post_history.html", {"game": game, "post": post, "revisions": post.revisions.all()})
 
 

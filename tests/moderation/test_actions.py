@@ -47,7 +47,7 @@ def test_a_reason_is_required(moderator_client):
     game = running_game()
     response = act(moderator_client(), game, "pause", "")
     assert "Give a reason" in response.content.decode()
-    assert reload(game).paused_at is None and not AuditEntry.objects.exists()
+    assert reload(game).paused_at is None and not AuditEntry.objects.filter(action="pause").exists()
 
 
 def test_extend_and_end_now(moderator_client):
