@@ -16,6 +16,7 @@ from games.services.mail import unsubscribe, unsubscribe_token
 from moderation.services import ban
 from tests.factories import START, governments, make_user, running_game
 from tests.games.helpers import reload, state_of, user
+from tests.web.test_lobby_views import form_data
 
 pytestmark = pytest.mark.django_db
 EXECUTED = [
@@ -104,29 +105,7 @@ def test_a_deleted_substitute_taking_a_seat_is_handed_on_at_the_round_end():
 def test_a_banned_creator_gets_a_message_and_no_empty_game(client_for):
     ann = client_for("ann")
     ban(_moderator(), user("ann"), 3, "spam")
-    response = ann.post(
-        "/games/new/",
-        {
-            "name": "x",
-            "player_count": 5,
-            "visibility": "public",
-            "missing_vote": "abstain",
-            "nomination_timeout": "fail",
-            "power_timeout": "forfeit",
-            "nomination_hours": 48,
-            "election_hours": 168,
-            "discard_hours": 24,
-            "legislative_hours": 48,
-            "veto_reply_hours": 24,
-            "veto_enact_hours": 24,
-            "power_hours": 48,
-            "execution_vote_hours": 48,
-            "time_zone": "UTC",
-            "absence_notice_hours": 24,
-            "absence_max_days": 7,
-            "lobby_days": 14,
-        },
-    )
+    response = ann.post("/games/new/", form_data())
     assert "banned" in response.content.decode()
     assert not Game.objects.exists()
 
