@@ -57,7 +57,11 @@ def audit(actor, action: str, reason: str, *, game: Game | None = None, target=N
 
 
 def announce(game: Game, action: str, now: datetime, **data) -> None:
-    """A moderator's action in the game thread's log (never its reason, which may be private)."""
+    """A moderator's action in the game thread's log (never its reason, which may be private).
+
+    Call inside a transaction: the game row is locked so that two announcements never take the same index.
+    """
+    Game.objects.select_for_update().filter(pk=game.pk).first()
     index = (GameEvent.objects.filter(game=game).aggregate(last=Max("index"))["last"] or -1) + 1
     GameEvent.objects.create(
         game=game,
