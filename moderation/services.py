@@ -6,7 +6,6 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,8 +60,7 @@ def announce(game: Game, action: str, now: datetime, **data) -> None:
 
     Call inside a transaction: the game row is locked so that two announcements never take the same index.
     """
-    Game.objects.select_for_update().filter(pk=game.pk).first()
-    index = (GameEvent.objects.filter(game=game).aggregate(last=Max("index"))["last"] or -1) + 1
+    index = Game.objects.select_for_update().values_list("event_count", flat=True).get(pk=game.pk)
     GameEvent.objects.create(
         game=game,
         index=index,
