@@ -2,15 +2,15 @@
 
 from collections import defaultdict
 from datetime import timedelta
+from functools import partial
 
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, Sum
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -21,6 +21,7 @@ from games.engine import GameState, secret_view, summary
 from games.models import Absence, Game, Post, Seat
 from games.services import GameError
 from games.services.records import STARTED
+from games.views.common import attempt
 
 from . import services
 from .health import alert_if_stale, check
@@ -109,52 +110,44 @@ def game_page(request, game_id: int):
 @require_POST
 def game_action(request, game_id: int):
     action = request.POST.get("action", "")
-    back = reverse("moderation:game", args=[game_id])
     reason = request.POST.get("reason", "")
-    try:
+
+    def act():
         if action in ("lock", "unlock"):
             services.set_thread_lock(request.user, game_id, action == "lock", reason)
-        else:
-            options = {}
-            if action == "extend":
-                options["hours"] = _int(request.POST.get("hours"))
-            if action in ("excuse", "exile", "replace"):
-                options["player"] = request.POST.get("player", "")
-            if action == "replace":
-                options["newcomer"] = request.POST.get("newcomer", "").strip()
-            services.game_action(request.user, game_id, action, reason, **options)
-    except GameError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, _("Done, and recorded in the audit log."))
-    return redirect(back)
+            return
+        options = {}
+        if action == "extend":
+            options["hours"] = _int(request.POST.get("hours"))
+        if action in ("excuse", "exile", "replace"):
+            options["player"] = request.POST.get("player", "")
+        if action == "replace":
+            options["newcomer"] = request.POST.get("newcomer", "").strip()
+        services.game_action(request.user, game_id, action, reason, **options)
+
+    back = reverse("moderation:game", args=[game_id])
+    return attempt(request, act, back, _("Done, and recorded in the audit log."))
 
 
 @moderator_required
 @require_POST
 def absence_end(request, absence_id: int):
     absence = get_object_or_404(Absence.objects.select_related("seat"), pk=absence_id)
-    try:
-        services.end_absence(request.user, absence.pk, request.POST.get("reason", ""))
-    except GameError as error:
-        messages.error(request, str(error))
-    return redirect("moderation:game", absence.seat.game_id)
+    end = partial(services.end_absence, request.user, absence.pk, request.POST.get("reason", ""))
+    return attempt(request, end, reverse("moderation:game", args=[absence.seat.game_id]))
 
 
 @moderator_required
 @require_POST
 def post_visibility(request, post_id: int):
     post = get_object_or_404(Post, pk=post_id)
-    try:
-        services.set_post_hidden(
-            request.user, post.pk, request.POST.get("hide") == "yes", request.POST.get("reason", "")
-        )
-    except GameError as error:
-        messages.error(request, str(error))
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = reverse("moderation:reports")
-    return redirect(back)
+    hide = request.POST.get("hide") == "yes"
+    return attempt(
+        request, partial(services.set_post_hidden, request.user, post.pk, hide, request.POST.get("reason", "")), back
+    )
 
 
 @moderator_required
@@ -172,25 +165,18 @@ def reports(request):
 @moderator_required
 @require_POST
 def report_resolve(request, report_id: int):
-    get_object_or_404(Report, pk=report_id)
-    try:
-        services.resolve_report(request.user, report_id, request.POST.get("resolution", ""))
-    except GameError as error:
-        messages.error(request, str(error))
-    return redirect("moderation:reports")
+    report = get_object_or_404(Report, pk=report_id)
+    resolve = partial(services.resolve_report, request.user, report.pk, request.POST.get("resolution", ""))
+    return attempt(request, resolve, reverse("moderation:reports"))
 
 
 @login_required
 @require_POST
 def report_post(request, post_id: int):
     post = get_object_or_404(Post, pk=post_id)
-    try:
-        services.report_post(request.user, post.pk, request.POST.get("reason", ""))
-    except GameError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, _("Thank you: a moderator will look at this post."))
-    return redirect(f"{reverse('games:thread', args=[post.game_id])}#post-{post.pk}")
+    back = f"{reverse('games:thread', args=[post.game_id])}#post-{post.pk}"
+    report = partial(services.report_post, request.user, post.pk, request.POST.get("reason", ""))
+    return attempt(request, report, back, _("Thank you: a moderator will look at this post."))
 
 
 @moderator_required
@@ -221,22 +207,17 @@ def users(request):
 @require_POST
 def ban(request, user_id: int):
     user = get_object_or_404(get_user_model(), pk=user_id)
-    try:
-        services.ban(request.user, user, _int(request.POST.get("days")), request.POST.get("reason", ""))
-    except GameError as error:
-        messages.error(request, str(error))
-    return redirect(f"{reverse('moderation:users')}?q={user.get_username()}")
+    reason = request.POST.get("reason", "")
+    back = f"{reverse('moderation:users')}?q={user.get_username()}"
+    return attempt(request, lambda: services.ban(request.user, user, _int(request.POST.get("days")), reason), back)
 
 
 @moderator_required
 @require_POST
 def lift_ban(request, ban_id: int):
     entry = get_object_or_404(Ban, pk=ban_id)
-    try:
-        services.lift_ban(request.user, entry.pk, request.POST.get("reason", ""))
-    except GameError as error:
-        messages.error(request, str(error))
-    return redirect(f"{reverse('moderation:users')}?q={entry.user.get_username()}")
+    back = f"{reverse('moderation:users')}?q={entry.user.get_username()}"
+    return attempt(request, partial(services.lift_ban, request.user, entry.pk, request.POST.get("reason", "")), back)
 
 
 @moderator_required

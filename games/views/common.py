@@ -23,11 +23,12 @@ def refused(request, error: GameError, to: str):
     return redirect(to)
 
 
-def attempt(request, call: Callable[[], object], back: str, done: str):
-    """Run a service call for a form: its refusal or `done` is shown, then back to the page."""
+def attempt(request, call: Callable[[], object], back: str, done: str | None = None):
+    """Run a service call for a form: its refusal (or `done`, if given) is shown, then back to the page."""
     try:
         call()
     except GameError as error:
         return refused(request, error, back)
-    messages.success(request, done)
+    if done is not None:
+        messages.success(request, done)
     return redirect(back)
