@@ -18,6 +18,7 @@ from .engine import (
     summary,
 )
 from .engine.errors import _
+from .engine.rng import DEFAULT_SCHEME, SCHEMES
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
 
@@ -54,6 +55,7 @@ class Script:
     deck: list[str] | None = None
     first_president: str | None = None
     seed: int = 0
+    rng: str = DEFAULT_SCHEME
     settings: Settings = field(default_factory=Settings)
     reshuffles: list[list[str]] = field(default_factory=list)
     actions: list[dict] = field(default_factory=list)
@@ -73,6 +75,10 @@ def parse_script(data) -> Script:
     seed = 0 if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ScriptError("seed must be an integer")
+    rng = data.get("rng")
+    rng = DEFAULT_SCHEME if rng is None else rng
+    if not isinstance(rng, str) or rng not in SCHEMES:
+        raise ScriptError(f"rng {rng!r} is not a scheme of this project ({', '.join(SCHEMES)})")
     reshuffles = _optional(data, "reshuffles", list, "a list of card lists") or []
     if not all(isinstance(order, list) and all(c in ("L", "F") for c in order) for order in reshuffles):
         raise ScriptError("each reshuffle is a list of cards, L or F")
@@ -84,7 +90,7 @@ def parse_script(data) -> Script:
         settings = Settings.from_dict(settings)
     except InvalidSetup as error:
         raise ScriptError(str(error)) from None
-    return Script(players, roles, deck, first, seed, settings, reshuffles, actions)
+    return Script(players, roles, deck, first, seed, rng, settings, reshuffles, actions)
 
 
 def _optional(data: dict, key: str, kind: type, what: str):
@@ -121,6 +127,7 @@ def start(script: Script) -> GameState:
         return new_game(
             script.players,
             seed=script.seed,
+            rng=script.rng,
             roles=script.roles,
             deck=script.deck,
             first_president=script.first_president,

@@ -59,7 +59,7 @@ def reshuffle_if_short(g: GameState) -> None:
             )
         cards = preset
     else:
-        g.rng.shuffle(cards)
+        g.rng.stream(f"reshuffle:{g.reshuffles_done + 1}").shuffle(cards)
     g.reshuffles_done += 1
     g.draw_pile = cards
     g.discard_pile = []

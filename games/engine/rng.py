@@ -1,11 +1,28 @@
-"""The engine's own random source: a SplitMix64 generator whose whole state is one integer.
+"""The engine's random source: SplitMix64 generators drawn from the game's secret seed.
 
-Every random choice of a game comes from it, so a game is reproduced exactly by its seed and its action
-log, and the state serialises to JSON as a plain number.
+Every random decision of a game (the seating, the role deal, the deck, the first candidate, each reshuffle,
+each random timeout outcome) has a name, and draws from its own stream: a SplitMix64 generator seeded with
+HMAC-SHA256(seed, name). No draw is then a function of another, and nothing public (the seating, the first
+president) says anything about the secrets unless the seed itself is guessed. A game is still reproduced
+exactly by its seed, its scheme and its action log.
+
+Schemes (the replay script's `rng` key, REPLAY.md):
+  named-streams   every decision its own stream, as above; new games use it.
+  single-stream   one SplitMix64 stream from the seed for every draw, in the order they happen. Games set up
+                  before named streams existed keep it to the end; its seating drew the same permutation as
+                  its role deal, which made the deal a function of the join order.
 """
+
+import hashlib
+import hmac
 
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64
+
+NAMED_STREAMS = "named-streams"
+SINGLE_STREAM = "single-stream"
+SCHEMES = (NAMED_STREAMS, SINGLE_STREAM)
+DEFAULT_SCHEME = NAMED_STREAMS
 
 
 class Rng:
@@ -38,3 +55,43 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def stream_seed(seed: int, name: str) -> int:
+    """The starting state of the stream for the decision `name`: a keyed hash, so that streams never overlap
+    (unlike `seed + k`, whose SplitMix64 sequences are shifted copies of one another)."""
+    digest = hmac.new(str(seed).encode(), name.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Randomness:
+    """Where one game's draws come from: its scheme, its secret seed, and (single-stream) the shared stream."""
+
+    __slots__ = ("_shared", "scheme", "seed")
+
+    def __init__(self, seed: int | None, scheme: str = DEFAULT_SCHEME, *, shared_state: int | None = None) -> None:
+        if scheme not in SCHEMES:
+            raise ValueError(f"unknown random scheme {scheme!r}")
+        self.scheme = scheme
+        self.seed = seed
+        self._shared = None
+        if scheme == SINGLE_STREAM:
+            self._shared = Rng(seed if shared_state is None else shared_state)
+
+    def stream(self, name: str) -> Rng:
+        """The generator for the decision `name` ("roles", "reshuffle:2", "timeout:step:41", ...)."""
+        if self._shared is not None:
+            return self._shared
+        return Rng(stream_seed(self.seed, name))
+
+    def to_json(self) -> int | dict:
+        # A single-stream game is stored as before named streams: the shared generator's state alone.
+        if self._shared is not None:
+            return self._shared.state
+        return {"scheme": self.scheme, "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, value: int | dict) -> "Randomness":
+        if isinstance(value, int):
+            return cls(None, SINGLE_STREAM, shared_state=value)
+        return cls(value["seed"], value["scheme"])

@@ -1,4 +1,8 @@
-"""Setting up a game (R1, R3, R4, R8): seats, roles, the deck and the first presidential candidate."""
+"""Setting up a game (R1, R3, R4, R8): the seating, roles, the deck and the first presidential candidate.
+
+Each of these draws from its own stream of the game's seed (rng.py), so that none is a function of another:
+the seat a player is given, the role they are dealt and the first candidate are independent.
+"""
 
 from collections import Counter
 
@@ -15,7 +19,7 @@ from .constants import (
     Role,
 )
 from .errors import InvalidSetup
-from .rng import Rng
+from .rng import DEFAULT_SCHEME, Randomness, Rng
 from .rounds import start_first_round
 from .settings import Settings
 from .state import GameState, Seat
@@ -25,33 +29,50 @@ def new_game(
     players: list[str],
     *,
     seed: int = 0,
+    rng: str = DEFAULT_SCHEME,
     roles: dict[str, str] | None = None,
     deck: list[str] | None = None,
     first_president: str | None = None,
     settings: Settings | None = None,
     reshuffles: list[list[str]] = (),
 ) -> GameState:
-    """A game ready for its first nomination. Whatever is not given is drawn from `seed`, in this order:
-    roles, deck, first president."""
+    """A game ready for its first nomination, with `players` in seat order. Whatever is not given is drawn
+    from `seed` with the scheme `rng`: the roles, the deck and the first president, each from its own stream
+    (under the single-stream scheme, from one stream in that order)."""
     _check_players(players)
-    rng = Rng(seed)
-    role_of = _check_roles(players, roles) if roles is not None else deal_roles(players, rng)
+    randomness = Randomness(seed, rng)
+    role_of = deal_roles(players, randomness.stream("roles")) if roles is None else _check_roles(players, roles)
     if deck is None:
         deck = [LIBERAL] * DECK_LIBERALS + [FASCIST] * DECK_FASCISTS
-        rng.shuffle(deck)
+        randomness.stream("deck").shuffle(deck)
     else:
         _check_deck(deck)
     if first_president is None:
-        first = rng.below(len(players))
+        first = randomness.stream("first_president").below(len(players))
     elif first_president in players:
         first = players.index(first_president)
     else:
         raise InvalidSetup(f"first_president {first_president!r} is not one of the players")
-    g = GameState(settings or Settings(), [Seat(name, role_of[name]) for name in players], list(deck), rng)
+    g = GameState(settings or Settings(), [Seat(name, role_of[name]) for name in players], list(deck), randomness)
     g.preset_reshuffles = [list(order) for order in reshuffles]
     emit(g, "game_started", players=list(players))
     start_first_round(g, first)
     return g
+
+
+def seat_and_deal(
+    joined: list[str], *, seed: int, rng: str = DEFAULT_SCHEME, settings: Settings | None = None
+) -> GameState:
+    """A lobby's game: the players, listed in the order they joined, are seated at random, then dealt their
+    roles, the deck and the first candidate (R1, R4, R8). The state's seats are in the drawn seat order."""
+    return new_game(seat_players(joined, seed=seed, rng=rng), seed=seed, rng=rng, settings=settings)
+
+
+def seat_players(joined: list[str], *, seed: int, rng: str = DEFAULT_SCHEME) -> list[str]:
+    """The seat order: the players shuffled by the "seating" stream of the seed."""
+    seats = list(joined)
+    Randomness(seed, rng).stream("seating").shuffle(seats)
+    return seats
 
 
 def deal_roles(players: list[str], rng: Rng) -> dict[str, Role]:

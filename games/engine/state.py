@@ -1,7 +1,7 @@
 """The whole state of one game: plain data, serialisable to JSON and back without loss."""
 
 from .constants import Role, SeatStatus, Step, party_of
-from .rng import Rng
+from .rng import Randomness
 from .settings import Settings
 
 
@@ -98,10 +98,10 @@ class GameState:
         "winner",
     )
 
-    def __init__(self, settings: Settings, seats: list[Seat], draw_pile: list[str], rng: Rng) -> None:
+    def __init__(self, settings: Settings, seats: list[Seat], draw_pile: list[str], rng: Randomness) -> None:
         self.settings = settings
         self.seats = seats
-        self.rng = rng
+        self.rng = rng  # secret: the seed and its scheme
         self.draw_pile = draw_pile  # top card first
         self.discard_pile: list[str] = []
         self.hand: list[str] = []  # the cards of the legislative session under way
@@ -155,7 +155,7 @@ class GameState:
         data = {slot: getattr(self, slot) for slot in self.__slots__}
         data["settings"] = self.settings.to_dict()
         data["seats"] = [seat.to_dict() for seat in self.seats]
-        data["rng"] = self.rng.state
+        data["rng"] = self.rng.to_json()
         data["votes"] = [[seat, ballot] for seat, ballot in self.votes.items()]
         return _copy(data)
 
@@ -167,7 +167,7 @@ class GameState:
             setattr(state, slot, data[slot])
         state.settings = Settings(**data["settings"])
         state.seats = [Seat.from_dict(seat) for seat in data["seats"]]
-        state.rng = Rng(data["rng"])
+        state.rng = Randomness.from_json(data["rng"])
         state.step = Step(data["step"])
         state.votes = dict(data["votes"])
         return state

@@ -6,6 +6,7 @@ from .election import fail_nomination, nominate
 from .legislature import answer_veto, discard, enact
 from .participation import mark_missed
 from .powers import forfeit_power, power_targets, use_power
+from .rng import Rng
 from .state import GameState
 from .terms import eligible_chancellors
 from .voting import close_vote
@@ -21,19 +22,19 @@ def timeout(g: GameState) -> None:
 def _nomination(g: GameState) -> None:
     mark_missed(g.seats[g.president])
     if g.settings.nomination_timeout == "random":
-        nominate(g, g.rng.choice(eligible_chancellors(g)))
+        nominate(g, _draw(g).choice(eligible_chancellors(g)))
     else:
         fail_nomination(g)
 
 
 def _discard(g: GameState) -> None:
     mark_missed(g.seats[g.president])
-    discard(g, g.rng.below(len(g.hand)))
+    discard(g, _draw(g).below(len(g.hand)))
 
 
 def _enact(g: GameState) -> None:
     mark_missed(g.seats[g.chancellor])
-    enact(g, g.rng.below(len(g.hand)))
+    enact(g, _draw(g).below(len(g.hand)))
 
 
 def _veto_reply(g: GameState) -> None:
@@ -44,9 +45,14 @@ def _veto_reply(g: GameState) -> None:
 def _power(g: GameState) -> None:
     mark_missed(g.seats[g.president])
     if g.settings.power_timeout == "random":
-        use_power(g, g.rng.choice(power_targets(g, g.step)))
+        use_power(g, _draw(g).choice(power_targets(g, g.step)))
     else:
         forfeit_power(g)
+
+
+def _draw(g: GameState) -> Rng:
+    # The step number names the stream: two random outcomes of one game (two random discards) never share one.
+    return g.rng.stream(f"timeout:step:{g.step_number}")
 
 
 _OUTCOMES = {

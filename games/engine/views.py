@@ -121,7 +121,7 @@ def secret_view(g: GameState) -> dict:
         "sessions": [dict(session) for session in g.sessions],
         "investigations": [dict(entry) for entry in g.investigations],
         "peeks": [dict(entry) for entry in g.peeks],
-        "seed_state": g.rng.state,
+        "rng": g.rng.to_json(),
     }
 
 

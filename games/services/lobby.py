@@ -7,8 +7,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import new_game
-from games.engine.rng import Rng
+from games.engine.rng import DEFAULT_SCHEME
+from games.engine.setup import seat_and_deal
 from games.models import ActionRecord, Game, Post, Seat, ThreadRead
 from moderation.models import AuditEntry, Ban
 
@@ -93,24 +93,24 @@ def leave_game(game_id: int, user) -> None:
 
 
 def start_game(game: Game, now: datetime) -> None:
-    """Random seats and first president from a stored seed; roles dealt by the engine (R1, R8).
+    """The players are seated and dealt from a new secret seed, each draw from its own stream (R1, R4, R8).
 
     Call while holding the game row's lock, with every player seat taken.
     """
-    seats = list(game.seats.filter(is_substitute=False).order_by("joined_at", "pk"))
+    seats = {seat.name: seat for seat in game.seats.filter(is_substitute=False).order_by("joined_at", "pk")}
     game.seed = secrets.randbits(62)
-    Rng(game.seed).shuffle(seats)
-    for number, seat in enumerate(seats):
-        seat.number = number
-    Seat.objects.bulk_update(seats, ["number"])
-    players = [seat.name for seat in seats]
     settings = game.engine_settings()
-    game.setup = {"players": players, "seed": game.seed, "settings": settings.to_dict()}
+    state = seat_and_deal(list(seats), seed=game.seed, rng=DEFAULT_SCHEME, settings=settings)
+    players = [seat.name for seat in state.seats]
+    for number, name in enumerate(players):
+        seats[name].number = number
+    Seat.objects.bulk_update(seats.values(), ["number"])
+    game.setup = {"players": players, "seed": game.seed, "rng": DEFAULT_SCHEME, "settings": settings.to_dict()}
     game.status = Game.Status.RUNNING
     game.started_at = now
     game.save(update_fields=["seed", "setup", "status", "started_at"])
     waiting = list(game.seats.filter(is_substitute=True).order_by("joined_at", "pk"))
-    change = begin_new_game(game, new_game(players, seed=game.seed, settings=settings), seats + waiting, now)
+    change = begin_new_game(game, state, [seats[name] for name in players] + waiting, now)
     for seat in waiting:
         play(change, {"type": "substitute", "name": seat.name}, ActionRecord.Source.SYSTEM)
     persist([change])

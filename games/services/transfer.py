@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import InvalidSetup
+from games.engine.rng import SINGLE_STREAM
 from games.models import ActionRecord, Game, Seat
 from games.replay import ScriptError, parse_script, start
 
@@ -42,7 +43,10 @@ def import_script(data: dict, *, now: datetime | None = None, **options) -> Game
                     "status": Game.Status.RUNNING,
                     "player_count": len(script.players),
                     "seed": script.seed,
-                    "setup": {key: value for key, value in data.items() if key not in ("actions", "expect")},
+                    "setup": {
+                        **{key: value for key, value in data.items() if key not in ("actions", "expect")},
+                        "rng": script.rng,
+                    },
                     "started_at": now,
                     **asdict(script.settings),
                     **options,
@@ -81,8 +85,10 @@ def _users_for(script) -> dict:
 
 
 def export_script(game: Game) -> dict:
-    """The game as a replay script: its set-up and every action applied, moderators' included."""
+    """The game as a replay script: its set-up, the random scheme it was dealt with, and every action applied,
+    moderators' included. It holds the seed and every secret: for moderators and for finished games."""
     if game.setup is None:
         raise GameError("This game has not started: there is nothing to export.")
     actions = list(game.actions.order_by("index").values_list("action", flat=True))
-    return {**game.setup, "actions": actions}
+    # Games set up before named streams stored no scheme: they were dealt from a single stream.
+    return {"rng": SINGLE_STREAM, **game.setup, "actions": actions}
