@@ -125,3 +125,33 @@ def test_resignation_is_a_request_for_a_moderator():
     seat = request_resignation(game.pk, users[2], now=START)
     assert seat.resign_requested_at == START
     assert seat.active and seat.exiled_at is None
+
+
+LOBBIES = 36
+
+
+def test_r1_roles_of_lobby_games_do_not_follow_the_join_order():
+    """Fair play, wired: games made through the lobby with the same join order every time (ann first, eve
+    last) deal every join position every role. With the seating and the deal drawn from one stream, ann was
+    always liberal and eve always Hitler. A fair deal fails this about once in 10^7 runs (0.6^36)."""
+    users = [make_user(name) for name in NAMES[:5]]
+    roles_of = {name: set() for name in NAMES[:5]}
+    seats_of = {name: set() for name in NAMES[:5]}
+    firsts = set()
+    for _ in range(LOBBIES):
+        game = create_game(users[0], now=START, player_count=5)
+        for user in users[1:]:
+            join_game(game.pk, user, now=START)
+        game.refresh_from_db()
+        state = GameState.from_dict(game.state)
+        for number, seat in enumerate(state.seats):
+            roles_of[seat.name].add(str(seat.role))
+            seats_of[seat.name].add(number)
+        firsts.add(state.name(state.president))
+        assert game.setup["rng"] == "named-streams"
+        assert [seat.name for seat in game.seats.order_by("number")] == [seat.name for seat in state.seats]
+    assert roles_of["ann"] != {"liberal"}
+    assert roles_of["eve"] != {"hitler"}
+    assert all(len(roles) >= 2 for roles in roles_of.values())
+    assert all(len(seats) >= 3 for seats in seats_of.values())
+    assert len(firsts) >= 3
