@@ -110,6 +110,8 @@ def describe(event_type: str, data: dict) -> str:
             return _("%(player)s takes over the seat of %(replaces)s.") % d
         case "substitute_joined":
             return _("%(player)s signs up as a substitute.") % d
+        case "substitute_withdrawn":
+            return _("%(player)s no longer waits as a substitute.") % d
         case "absence_started":
             return _("%(player)s is away, as announced.") % d
         case "absence_ended":
@@ -120,6 +122,8 @@ def describe(event_type: str, data: dict) -> str:
             return _("A moderator will exile %(player)s at the end of the round.") % d
         case "replacement_scheduled":
             return _("A moderator will hand %(player)s's seat to someone else at the end of the round.") % d
+        case "replacement_withdrawn":
+            return _("%(player)s's seat will not be handed to someone else after all.") % d
         case "candidacy_lost":
             return _("%(president)s's candidacy is lost.") % d
         case "moderator_action":

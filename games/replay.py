@@ -36,6 +36,7 @@ ACTION_FIELDS = {
     "timeout": {},
     "absence": {"by": "name", "away": "bool"},
     "substitute": {"name": "name"},
+    "withdraw": {"name": "name"},  # this project's own: REPLAY.md has no such action (README: Fairness)
     "excuse": {"player": "name"},
     "exile": {"player": "name"},
     "replace": {"player": "name", "name": "name"},

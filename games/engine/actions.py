@@ -19,11 +19,11 @@ class Action(NamedTuple):
     """One move. Seats are indices in seat order.
 
     type      nominate, vote, discard, enact, veto, veto_reply, investigate, special_election, execute,
-              timeout, absence, substitute, excuse, exile, replace, cancel
+              timeout, absence, substitute, withdraw, excuse, exile, replace, cancel
     by        the seat making the move
     target    the nominee, the power's target, or the player a moderator acts on
     choice    the ballot ("ja"/"nein"), the policy ("L"/"F"), a veto answer or an absence (True/False)
-    name      a new person: a substitute, or who takes the seat in a replacement
+    name      a new person: a substitute, who takes the seat in a replacement, or who withdraws
     """
 
     type: str
@@ -125,6 +125,11 @@ def _substitute(g: GameState, a: Action) -> None:
     participation.add_substitute(g, _name(a))
 
 
+def _withdraw(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.withdraw(g, _name(a))
+
+
 def _excuse(g: GameState, a: Action) -> None:
     require_not_over(g)
     participation.require_living_player(g, _target(a))
@@ -184,6 +189,7 @@ _HANDLERS = {
     "timeout": _timeout,
     "absence": _absence,
     "substitute": _substitute,
+    "withdraw": _withdraw,
     "excuse": _excuse,
     "exile": _exile,
     "replace": _replace,
@@ -191,4 +197,5 @@ _HANDLERS = {
 }
 
 ACTION_TYPES = tuple(_HANDLERS)
-_MOVES_BY_A_PLAYER = frozenset(ACTION_TYPES) - {"timeout", "substitute", "excuse", "exile", "replace", "cancel"}
+_NOT_BY_A_PLAYER = {"timeout", "substitute", "withdraw", "excuse", "exile", "replace", "cancel"}
+_MOVES_BY_A_PLAYER = frozenset(ACTION_TYPES) - _NOT_BY_A_PLAYER

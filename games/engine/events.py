@@ -38,10 +38,12 @@ EVENT_TYPES = {
     "substituted": "a substitute took an exiled player's seat (E5); player (the newcomer), replaces",
     "replaced": "a moderator gave a seat to a new person (E8); player (the newcomer), replaces",
     "substitute_joined": "a person signed up as a substitute (E5); player",
+    "substitute_withdrawn": "a substitute no longer waits for a seat (E5); player",
     "absence_started": "a player's announced absence began (E4); player",
     "absence_ended": "a player's announced absence ended (E4); player",
     "excused": "a moderator excused a player's misses in this round (E8); player",
     "exile_scheduled": "a moderator will exile a player when the round ends (E8); player",
     "replacement_scheduled": "a moderator will replace a player when the round ends (E8); player",
+    "replacement_withdrawn": "a replacement scheduled for the round's end was called off (E8); player (the seat)",
     "game_over": "the game ended (R26, R27, E8); winner (null if cancelled), win_reason, roles {name: role}",
 }

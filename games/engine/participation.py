@@ -48,6 +48,22 @@ def add_substitute(g: GameState, name: str) -> None:
     emit(g, "substitute_joined", player=name)
 
 
+def withdraw(g: GameState, name: str) -> None:
+    """E5/E8: a person waiting for a seat leaves the list of substitutes, or a pending replacement naming them
+    is called off. The seat they were to take stays as it is."""
+    if name in g.substitutes:
+        g.substitutes.remove(name)
+        emit(g, "substitute_withdrawn", player=name)
+        return
+    for entry in g.pending:
+        kind, index, newcomer = entry
+        if kind == "replace" and newcomer == name:
+            g.pending.remove(entry)
+            emit(g, "replacement_withdrawn", player=g.seats[index].name)
+            return
+    raise IllegalAction(_("%(name)s is not waiting to take a seat in this game."), name=name)
+
+
 def excuse(g: GameState, index: int) -> None:
     """E8: the seat's misses in the round under way, before or after this, are excused."""
     seat = g.seats[index]

@@ -200,3 +200,31 @@ def test_e4_absence_must_say_start_or_end():
     g = make_game()
     with pytest.raises(IllegalAction, match="either starts or ends"):
         act(g, "absence", "ann", choice="no")
+
+
+def test_e5_a_withdrawn_substitute_takes_no_seat():
+    g = make_game()
+    act(g, "substitute", name="zoe")
+    act(g, "substitute", name="yan")
+    events = act(g, "withdraw", name="zoe")
+    assert [event["type"] for event in events] == ["substitute_withdrawn"]
+    act(g, "exile", target="dan")
+    act(g, "timeout")  # the round ends: yan, not zoe, takes dan's seat
+    assert "yan" in state(g)["alive"] and "zoe" not in state(g)["alive"]
+
+
+def test_e8_a_withdrawn_replacement_leaves_the_seat_to_its_player():
+    g = make_game()
+    act(g, "replace", target="dan", name="zoe")
+    events = act(g, "withdraw", name="zoe")
+    assert events == [{"type": "replacement_withdrawn", "player": "dan", "round": 1}]
+    act(g, "timeout")
+    assert "dan" in state(g)["alive"] and "zoe" not in state(g)["alive"]
+    act(g, "substitute", name="zoe")  # the name is free again
+
+
+@pytest.mark.parametrize("name", ["nobody", "dan"])
+def test_withdraw_names_someone_waiting_for_a_seat(name):
+    g = make_game()
+    with pytest.raises(IllegalAction, match="not waiting to take a seat"):
+        act(g, "withdraw", name=name)
