@@ -22,7 +22,7 @@ class Viewer:
     seat: Seat | None  # the seat row the user holds now (active, numbered)
     signed_up: bool  # has any seat row in the game (player, substitute, former holder)
     alive: bool  # holds a living seat
-    waiting: bool = False  # signed up as a substitute, not seated yet
+    waiting: bool = False  # waiting for a seat: a substitute (E5) or named by a moderator (E8)
 
     @property
     def is_player(self) -> bool:
@@ -35,7 +35,7 @@ def viewer_for(game: Game, user, state: GameState | None) -> Viewer:
     rows = [seat for seat in game.seats.all() if seat.user_id == user.pk]
     seat = next((row for row in rows if row.active and row.number is not None), None)
     alive = bool(seat and state and state.seats[seat.number].status == SeatStatus.ALIVE)
-    waiting = any(row.active and row.number is None for row in rows)
+    waiting = any(row.pending or (row.active and row.number is None) for row in rows)
     return Viewer(user, seat, bool(rows), alive, waiting)
 
 
@@ -54,7 +54,7 @@ def can_read(game: Game, viewer: Viewer, thread: str) -> bool:
     """The game thread is public; the graveyard is for everyone but the living until the game ends."""
     if thread == Post.Thread.MAIN or is_over(game):
         return True
-    # A waiting substitute may yet take a living seat (E5): the graveyard stays closed to them too.
+    # Who waits for a seat may yet take a living one (E5, E8): the graveyard stays closed to them too.
     return viewer.user is not None and not viewer.alive and not viewer.waiting
 
 

@@ -1,6 +1,9 @@
-"""Django admin, for the rare repair. A running game's secret state shows to superusers only."""
+"""Django admin, for the rare repair. A running game's secrets (its engine state, setup and seed, its action
+records with the discards, its graveyard) show to superusers only, and never to anyone in that game: seated,
+once seated, waiting as a substitute or named to take a seat, superusers included."""
 
 from django.contrib import admin
+from django.db.models import Q
 
 from .models import (
     Absence,
@@ -19,12 +22,39 @@ from .models import (
 )
 
 SECRET_FIELDS = ("state", "setup", "seed")
+UNDER_WAY = (Game.Status.OPEN, Game.Status.RUNNING)
+
+
+def takes_part(request, game: Game) -> bool:
+    return game.seats.filter(user=request.user).exists()
+
+
+class HidesGamesSecrets(admin.ModelAdmin):
+    """Rows holding a secret of a game under way (`secret` filters them) are left out for anyone in the game."""
+
+    game_path = "game"
+    secret = Q()
+
+    def get_queryset(self, request):
+        rows = super().get_queryset(request)
+        mine = Game.objects.filter(status__in=UNDER_WAY, seats__user=request.user)
+        return rows.exclude(self.secret & Q(**{f"{self.game_path}__in": mine}))
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "name", "user", "is_substitute", "active", "rounds_missed", "exiled_at", "replaced_at")
+    fields = (
+        "number",
+        "name",
+        "user",
+        "is_substitute",
+        "pending",
+        "active",
+        "rounds_missed",
+        "exiled_at",
+        "replaced_at",
+    )
     raw_id_fields = ("user",)
 
 
@@ -47,9 +77,10 @@ class GameAdmin(admin.ModelAdmin):
     raw_id_fields = ("created_by",)
 
     def get_exclude(self, request, obj=None):
-        # Secrets: only superusers see the engine state of a game that is not over.
-        running = obj is None or obj.status in (Game.Status.OPEN, Game.Status.RUNNING)
-        return SECRET_FIELDS if running and not request.user.is_superuser else ()
+        # Secrets: only superusers see the engine state of a game that is not over, unless they are in it.
+        under_way = obj is None or obj.status in UNDER_WAY
+        hidden = not request.user.is_superuser or (obj is not None and takes_part(request, obj))
+        return SECRET_FIELDS if under_way and hidden else ()
 
 
 @admin.register(Seat)
@@ -69,7 +100,7 @@ class GameEventAdmin(admin.ModelAdmin):
 
 
 @admin.register(ActionRecord)
-class ActionRecordAdmin(admin.ModelAdmin):
+class ActionRecordAdmin(HidesGamesSecrets):
     list_display = ("game", "index", "source", "actor_name", "created_at")
     list_filter = ("source",)
     search_fields = ("game__name", "actor_name")
@@ -84,7 +115,8 @@ class AbsenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(Post)
-class PostAdmin(admin.ModelAdmin):
+class PostAdmin(HidesGamesSecrets):
+    secret = Q(thread=Post.Thread.GRAVEYARD)
     list_display = ("game", "thread", "author", "created_at", "edited_at", "hidden_at")
     list_filter = ("thread",)
     search_fields = ("body", "author__username", "game__name")
@@ -92,7 +124,9 @@ class PostAdmin(admin.ModelAdmin):
 
 
 @admin.register(PostRevision)
-class PostRevisionAdmin(admin.ModelAdmin):
+class PostRevisionAdmin(HidesGamesSecrets):
+    game_path = "post__game"
+    secret = Q(post__thread=Post.Thread.GRAVEYARD)
     list_display = ("post", "created_at")
     raw_id_fields = ("post",)
 

@@ -4,3 +4,7 @@ from django.dispatch import Signal
 
 # kwargs: game_id, step_number, events (the new public events, as dicts with their "type")
 game_changed = Signal()
+
+# kwargs: game_id, name. A person waiting for a seat was dropped because they had seen the game's secrets
+# (games.services.play); the moderation app records it and tells the moderators.
+newcomer_dropped = Signal()

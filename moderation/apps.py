@@ -19,6 +19,6 @@ class ModerationConfig(AppConfig):
     name = "moderation"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (records sign-in addresses)
+        from . import signals  # noqa: F401  (sign-in addresses; moderators told of dropped newcomers)
 
         post_migrate.connect(create_moderators_group, sender=self)

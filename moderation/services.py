@@ -9,6 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.access import can_read, viewer_for
+from games.engine import GameState
 from games.models import Absence, Game, GameEvent, Post
 from games.services import GameError, interventions
 from games.services.absences import end_absence as end_absence_service
@@ -143,13 +145,19 @@ def report_post(user, post_id: int, reason: str) -> Report:
     reason = (reason or "").strip()
     if not reason:
         raise GameError(_("Say what is wrong with this post."))
-    post = Post.objects.filter(pk=post_id).first()
-    if post is None:
+    post = Post.objects.select_related("game").filter(pk=post_id).first()
+    if post is None or not _can_read(user, post):
         raise GameError(_("There is no such post."))
     report, created = Report.objects.get_or_create(post=post, reporter=user, defaults={"reason": reason})
     if not created:
         raise GameError(_("You have already reported this post."))
     return report
+
+
+def _can_read(user, post: Post) -> bool:
+    game = post.game
+    state = GameState.from_dict(game.state) if game.state else None
+    return can_read(game, viewer_for(game, user, state), post.thread)
 
 
 def resolve_report(moderator, report_id: int, resolution: str) -> None:

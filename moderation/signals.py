@@ -1,9 +1,16 @@
-"""Sign-in addresses, for flagging one person holding two seats of a game."""
+"""Sign-in addresses, for flagging one person holding two seats of a game; and the moderators told when the
+site dropped someone waiting for a seat because they had seen the game's secrets."""
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in
+from django.core.mail import send_mail
 from django.dispatch import receiver
 
-from .models import SignIn
+from games.models import Game
+from games.signals import newcomer_dropped
+
+from .apps import MODERATORS
+from .models import AuditEntry, SignIn
 
 
 @receiver(user_logged_in)
@@ -11,3 +18,28 @@ def record_sign_in(sender, request, user, **kwargs) -> None:
     ip = request.META.get("REMOTE_ADDR") if request is not None else None
     if ip:
         SignIn.objects.create(user=user, ip=ip)
+
+
+@receiver(newcomer_dropped)
+def tell_moderators_of_a_dropped_newcomer(sender, game_id: int, name: str, **kwargs) -> None:
+    """An entry in the audit log, and an email to the moderators who do not play in the game."""
+    game = Game.objects.get(pk=game_id)
+    reason = f"{name} had seen this game's secrets before taking a seat: they no longer wait for one."
+    AuditEntry.objects.create(
+        actor=None,
+        actor_name="site",
+        action="drop_newcomer",
+        reason=reason,
+        game=game,
+        game_name=game.name,
+        target=get_user_model().objects.filter(username=name).first(),
+        target_name=name,
+    )
+    recipients = (
+        get_user_model()
+        .objects.filter(groups__name=MODERATORS, is_active=True)
+        .exclude(email="")
+        .exclude(seats__game=game)
+        .values_list("email", flat=True)
+    )
+    send_mail(f"[Secret Hitler by post] {game.name}: {name} dropped", reason, None, list(recipients))

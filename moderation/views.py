@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q, Sum
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,11 +17,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.access import can_read
 from games.engine import GameState, secret_view, summary
 from games.models import Absence, Game, Post, Seat
 from games.services import GameError
 from games.services.records import STARTED
-from games.views.common import attempt
+from games.views.common import attempt, load
 
 from . import services
 from .health import alert_if_stale, check
@@ -174,7 +175,11 @@ def report_resolve(request, report_id: int):
 @require_POST
 def report_post(request, post_id: int):
     post = get_object_or_404(Post, pk=post_id)
-    back = f"{reverse('games:thread', args=[post.game_id])}#post-{post.pk}"
+    game, _state, viewer = load(request, post.game_id)
+    if not can_read(game, viewer, post.thread):
+        raise Http404(_("There is no such post."))  # as for an id that does not exist
+    thread = "games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread"
+    back = f"{reverse(thread, args=[post.game_id])}#post-{post.pk}"
     report = partial(services.report_post, request.user, post.pk, request.POST.get("reason", ""))
     return attempt(request, report, back, _("Thank you: a moderator will look at this post."))
 

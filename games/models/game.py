@@ -148,7 +148,8 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A person's place in a game: a player's seat, or a substitute waiting for one (E5).
+    """A person's place in a game: a player's seat, a substitute waiting for one (E5), or a person a moderator
+    named to take one at the round's end (E8, `pending`). All of them are in the game: none may moderate it.
 
     `number` is the engine's seat index. Several rows may share a number over a game's life (a substitute
     or a replacement takes the seat); the one with `active` set holds it now.
@@ -160,6 +161,9 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField(null=True, blank=True)
     is_substitute = models.BooleanField(default=False)
     active = models.BooleanField(default=True, help_text="holds the seat now, or waits as a substitute")
+    pending = models.BooleanField(
+        default=False, help_text="named by a moderator to take a seat when the round ends (E8); not seated yet"
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
     rounds_missed = models.PositiveIntegerField(default=0, help_text="every round missed in this game (E6)")
     exiled_at = models.DateTimeField(null=True, blank=True)

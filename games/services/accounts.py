@@ -1,6 +1,7 @@
 """Deleting an account: posts stay under "deleted user"; seats in running games leave without an exile mark."""
 
 from django.db import transaction
+from django.db.models import Q
 
 from games.models import ActionRecord, Game, Seat
 
@@ -8,12 +9,17 @@ from .play import changing, play
 
 
 def delete_account(user) -> None:
-    """Sign-ups to unstarted games are withdrawn; a living seat in a running game is exiled when the round
-    ends (a substitute takes it if one waits, E5), recorded against nobody since the account is gone."""
+    """Sign-ups to unstarted games are withdrawn, and so is waiting for a seat in a running game (as a
+    substitute, or named to take one); a living seat in a running game is exiled when the round ends (a
+    substitute takes it if one waits, E5), recorded against nobody since the account is gone."""
     with transaction.atomic():
         for game_id in Seat.objects.filter(user=user, game__status=Game.Status.OPEN).values_list("game_id", flat=True):
             Game.objects.select_for_update().get(pk=game_id)  # as leave_game: never under a starting game
             Seat.objects.filter(user=user, game_id=game_id).delete()
+        waiting = Q(pending=True) | Q(is_substitute=True, active=True, number__isnull=True)
+        for seat in Seat.objects.filter(waiting, user=user, game__status=Game.Status.RUNNING):
+            with changing(seat.game_id) as change:
+                play(change, {"type": "withdraw", "name": seat.name}, ActionRecord.Source.SYSTEM)
         running = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING, active=True, number__isnull=False)
         for seat in running:
             with changing(seat.game_id) as change:

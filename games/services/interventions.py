@@ -14,7 +14,7 @@ from games.models import ActionRecord
 from .clock import compute_deadline, shift_anchors
 from .deadlines import absences_of, apply_timeout
 from .errors import GameError
-from .lobby import knows_secrets
+from .knowledge import knows_secrets
 from .play import changing, play
 
 MODERATOR = ActionRecord.Source.MODERATOR

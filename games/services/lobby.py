@@ -9,10 +9,11 @@ from django.utils.translation import gettext as _
 
 from games.engine.rng import DEFAULT_SCHEME
 from games.engine.setup import seat_and_deal
-from games.models import ActionRecord, Game, Post, Seat, ThreadRead
-from moderation.models import AuditEntry, Ban
+from games.models import ActionRecord, Game, Seat
+from moderation.models import Ban
 
 from .errors import GameError
+from .knowledge import knows_secrets
 from .play import announce, begin, begin_new_game, persist, play
 from .records import has_recent_exile
 
@@ -67,18 +68,6 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
         elif not as_substitute and players + 1 == game.player_count:
             start_game(game, now)
         return seat
-
-
-def knows_secrets(game: Game, user) -> bool:
-    """Has this person read the game's graveyard, posted in it, or opened its moderation page?"""
-    if game.status != Game.Status.RUNNING:
-        return False
-    graveyard = Post.Thread.GRAVEYARD
-    return (
-        ThreadRead.objects.filter(game=game, user=user, thread=graveyard).exists()
-        or Post.objects.filter(game=game, author=user, thread=graveyard).exists()
-        or AuditEntry.objects.filter(game=game, actor=user).exists()
-    )
 
 
 def leave_game(game_id: int, user) -> None:

@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from games.engine import GameState, IllegalAction, Step, apply, waiting_for
 from games.models import ActionRecord, Game, GameEvent, Seat
 from games.replay import ScriptError, check_action_shape, to_action
-from games.signals import game_changed
+from games.signals import game_changed, newcomer_dropped
 
 from .clock import compute_deadline
 from .errors import GameError
+from .knowledge import user_ids_knowing
 from .notify import notify_changes
 
 GAME_FIELDS = [
@@ -60,6 +61,7 @@ class Change:
     step_before: int = -1
     finished: bool = False  # the game row is up to date with the state (finish)
     ghosts: list[str] = field(default_factory=list)  # substitutes whose account is gone, seated meanwhile
+    forgotten: list[Seat] = field(default_factory=list)  # rows of people no longer waiting for a seat
 
     def seat_of(self, username: str) -> Seat:
         return self.seats[username]
@@ -72,7 +74,29 @@ def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
     state = GameState.from_dict(game.state)
     change = Change(game, state, {seat.name: seat for seat in seats}, now)
     change.owed_before, change.step_before = set(waiting_for(state)), state.step_number
+    _drop_newcomers_who_know(change)
     return change
+
+
+def _drop_newcomers_who_know(change: Change) -> None:
+    """Nobody who has seen the secrets takes a seat. The views refuse the secrets to those waiting for one, and
+    nobody who has seen them can sign up or be named; should one have got them anyway (a race between a
+    moderator naming them and their opening the moderation page), they are dropped before any move can hand
+    them a seat, and the moderators are told."""
+    state = change.state
+    waiting = state.substitutes + [name for kind, _seat, name in state.pending if kind == "replace"]
+    if not waiting:
+        return
+    user_of = {name: change.seats[name].user_id for name in waiting if name in change.seats}
+    missing = [name for name in waiting if name not in user_of]  # named before pending rows were kept
+    if missing:
+        user_of.update(get_user_model().objects.filter(username__in=missing).values_list("username", "pk"))
+    knowing = user_ids_knowing(change.game, [pk for pk in user_of.values() if pk is not None])
+    for name in waiting:
+        if user_of.get(name) in knowing:
+            play(change, {"type": "withdraw", "name": name}, ActionRecord.Source.SYSTEM)
+            game_id = change.game.pk
+            transaction.on_commit(lambda g=game_id, n=name: newcomer_dropped.send(sender=Game, game_id=g, name=n))
 
 
 def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetime) -> Change:
@@ -176,6 +200,19 @@ def _substituted(change: Change, event: dict) -> None:
         change.ghosts.append(seat.name)  # the account is gone: the seat is handed on at the round's end
 
 
+def _replacement_scheduled(change: Change, event: dict) -> None:
+    """The person named is in the game from now on (they may not moderate it), though not seated yet."""
+    state = change.state
+    name = next(
+        newcomer
+        for kind, index, newcomer in state.pending
+        if kind == "replace" and state.seats[index].name == event["player"]
+    )
+    seat = change.seats.get(name) or _new_seat(change, name, number=None)
+    seat.active, seat.pending = False, True
+    change.changed_seats.append(seat)
+
+
 def _replaced(change: Change, event: dict) -> None:
     old = change.seat_of(event["replaces"])
     old.active = False
@@ -183,7 +220,7 @@ def _replaced(change: Change, event: dict) -> None:
     change.changed_seats.append(old)
     seat = change.seats.get(event["player"]) or _new_seat(change, event["player"], number=old.number)
     seat.number = old.number
-    seat.active = True
+    seat.active, seat.pending = True, False
     change.changed_seats.append(seat)
 
 
@@ -200,6 +237,7 @@ _REACTIONS = {
     "substitute_joined": _substitute_joined,
     "substituted": _substituted,
     "replaced": _replaced,
+    "replacement_scheduled": _replacement_scheduled,
 }
 
 
@@ -213,10 +251,26 @@ def finish(change: Change) -> None:
         game.win_reason = state.win_reason
         game.finished_at = change.now
     game.deadline = compute_deadline(game, state)
+    _forget_who_no_longer_waits(change)
     stored = state.to_dict()
     stored["events"] = []  # the log lives in GameEvent rows
     game.state = stored
     change.finished = True
+
+
+def _forget_who_no_longer_waits(change: Change) -> None:
+    """A substitute who withdrew, or a person named to take a seat whose replacement was called off or dropped
+    (the seat left play first), is no longer in the game: their row goes."""
+    state = change.state
+    awaited = set(state.substitutes) | {name for kind, _seat, name in state.pending if kind == "replace"}
+    for seat in change.seats.values():
+        waits = seat.pending or (seat.is_substitute and seat.active and seat.number is None)
+        if waits and seat.name not in awaited:
+            change.forgotten.append(seat)
+    if change.forgotten:
+        change.changed_seats = [seat for seat in change.changed_seats if seat not in change.forgotten]
+        for seat in change.forgotten:
+            del change.seats[seat.name]
 
 
 def persist(changes: list[Change]) -> None:
@@ -229,6 +283,9 @@ def persist(changes: list[Change]) -> None:
     ActionRecord.objects.bulk_create([record for c in changes for record in c.records])
     for change in changes:
         _save_seats(change.changed_seats)
+    forgotten = [seat.pk for change in changes for seat in change.forgotten if seat.pk is not None]
+    if forgotten:
+        Seat.objects.filter(pk__in=forgotten).delete()
     by_amount: dict[int, list[int]] = {}
     for change in changes:
         for seat_id, amount in change.missed.items():

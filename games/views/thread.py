@@ -141,7 +141,7 @@ def post_history(request, game_id: int, post_id: int):
     game, _state, viewer = load(request, game_id)
     post = get_object_or_404(Post.objects.select_related("author"), pk=post_id, game=game)
     if not can_read(game, viewer, post.thread):
-        raise PermissionDenied(_("The living cannot read the graveyard."))
+        raise Http404(_("There is no such post."))  # not even that a graveyard post of this id exists
     if post.hidden_at is not None and post.author_id != request.user.pk:
         raise Http404(_("This post was hidden by a moderator."))
     return render(request, "games/post_history.html", {"game": game, "post": post, "revisions": post.revisions.all()})

@@ -84,3 +84,59 @@ def test_no_other_seat_secret_on_any_page(name):
     assert ("received" in text) == (name == "bob")
     assert "Your cards" not in text  # at the vote nobody holds cards
     assert ("Your legislative sessions" in text) == in_government
+
+
+def _seed_forms(seed: int) -> list[str]:
+    return [str(seed), f"{seed:x}", f"{seed:X}", f"{seed:b}"]
+
+
+def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(django_capture_on_commit_callbacks):
+    """A game made through the lobby, a few moves in: every page, the calendar feed and every email, for each
+    player and for a spectator, holds neither the seed (in any base) nor a role that is not the viewer's."""
+    from datetime import timedelta
+
+    from django.core import mail
+
+    from games.engine import GameState, player_view
+    from games.services import create_game, join_game, make_move
+    from games.services.calendar import new_calendar_token
+    from games.services.mail import send_due_emails
+    from games.services.play import changing
+
+    users = [make_user(name) for name in NAMES[:5]]
+    with django_capture_on_commit_callbacks(execute=True):
+        created = create_game(users[0], now=NOW, player_count=5)
+        for person in users[1:]:
+            join_game(created.pk, person, now=NOW)
+        started = Game.objects.get(pk=created.pk)
+        state = GameState.from_dict(started.state)
+        president = state.name(state.president)
+        nominee = next(seat.name for seat in state.seats if seat.name != president)
+        make_move(
+            started.pk, make_user(president), {"type": "nominate", "target": nominee}, started.step_number, now=NOW
+        )
+    send_due_emails(now=NOW + timedelta(days=3))
+    assert mail.outbox
+    roles = {seat.name: str(seat.role) for seat in state.seats}
+    known = {seat.name: {m["name"] for m in player_view(state, i)["teammates"]} for i, seat in enumerate(state.seats)}
+    seed = started.seed
+    assert seed is not None and started.setup["seed"] == seed
+    with changing(started.pk, now=NOW) as change:  # the secret is where the engine keeps it, and only there
+        assert change.state.rng.seed == seed
+    for name in [*NAMES[:5], "zed"]:
+        token = new_calendar_token(make_user(name))
+        client = viewer(name)
+        urls = [*pages(started), "/notifications/", f"/calendar/{token}.ics", f"/games/{started.pk}/history/"]
+        seen = "\n".join(client.get(url, follow=True).content.decode() for url in urls)
+        seen += "\n".join(
+            f"{message.subject}\n{message.body}\n{message.alternatives[0].content}"
+            for message in mail.outbox
+            if message.to == [f"{name}@example.com"]
+        )
+        for form in _seed_forms(seed):
+            assert form not in seen, (name, form)
+        for other, role in roles.items():
+            if other != name and other not in known.get(name, ()):  # R3: fascists know their team
+                assert f"{other} ({role})" not in seen.lower(), (name, other)
+        shown = {role for role in ("hitler", "fascist", "liberal") if f"role-{role}" in seen}
+        assert shown == ({roles[name]} if name in roles else set()), (name, shown)

@@ -85,10 +85,12 @@ def test_a_moderator_who_saw_the_secrets_cannot_join_nor_be_named(client_for):
     assert "mod has seen this game" in response.content.decode()
 
 
-def test_a_deleted_substitute_taking_a_seat_is_handed_on_at_the_round_end():
+def test_a_deleted_substitute_no_longer_waits_for_a_seat():
     game = running_game()
     join_game(game.pk, make_user("sam"), as_substitute=True, now=START)
     delete_account(user("sam"))
+    assert ActionRecord.objects.filter(game=game, action={"type": "withdraw", "name": "sam"}).exists()
+    assert not game.seats.filter(name="sam").exists()
     sweep_due_deadlines(now=START + timedelta(hours=48))  # ann misses her nomination
     make_move(
         game.pk,
@@ -97,9 +99,9 @@ def test_a_deleted_substitute_taking_a_seat_is_handed_on_at_the_round_end():
         reload(game).step_number,
         now=START + timedelta(hours=49),
     )
-    sweep_due_deadlines(now=reload(game).deadline)  # nobody votes: ann's second miss; sam's ghost takes her seat
-    assert "sam" in state_of(game)["alive"]
-    assert ActionRecord.objects.filter(game=game, action={"type": "exile", "player": "sam"}).exists()
+    sweep_due_deadlines(now=reload(game).deadline)  # nobody votes: ann's second miss, and no substitute waits
+    assert "sam" not in state_of(game)["alive"]
+    assert state_of(game)["exiled"] == ["ann"]
 
 
 def test_a_banned_creator_gets_a_message_and_no_empty_game(client_for):

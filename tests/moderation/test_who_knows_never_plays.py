@@ -1,0 +1,181 @@
+"""Nobody who has seen a game's secrets ever plays in it, and nobody seated or about to be seated moderates it.
+
+A pending replacement (E8), a waiting substitute (E5) and a seated player are all in the game: refused the
+moderation page, the graveyard and the game's reports and audit entries; and should one have seen the secrets
+anyway, they are dropped before the hand-over, with the moderators told.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core import mail
+
+from games.engine import GameState, summary
+from games.models import ActionRecord, Game, Post, Seat, ThreadRead
+from games.services import join_game, replace, sweep_due_deadlines
+from games.services.play import changing
+from moderation.models import AuditEntry, Report
+from tests.factories import START, make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+def user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+def alive(game: Game) -> list[str]:
+    return summary(GameState.from_dict(Game.objects.get(pk=game.pk).state))["alive"]
+
+
+@pytest.fixture
+def game_with_pending_moderator(moderator_client):
+    """A running game in which a moderator, mia, is named to take dan's seat at the round's end."""
+    game = running_game()
+    mia = moderator_client("mia")
+    moderator_client("zed")
+    replace(game.pk, user("zed"), "dan", "mia", now=START)
+    return game, mia
+
+
+def graveyard_post(game: Game) -> Post:
+    author = make_user("ghost")
+    return Post.objects.create(
+        game=game, author=author, thread=Post.Thread.GRAVEYARD, body="x", html="x", created_at=START
+    )
+
+
+def test_e8_a_pending_replacement_is_in_the_game(game_with_pending_moderator):
+    game, _mia = game_with_pending_moderator
+    row = Seat.objects.get(game=game, name="mia")
+    assert (row.pending, row.active, row.number) == (True, False, None)
+
+
+def test_e8_a_pending_replacement_may_not_moderate_the_game(game_with_pending_moderator):
+    game, mia = game_with_pending_moderator
+    assert mia.get(f"/moderation/games/{game.pk}/").status_code == 403
+    assert mia.post(f"/moderation/games/{game.pk}/act/", {"action": "pause", "reason": "x"}).status_code == 403
+    assert f"/moderation/games/{game.pk}/" not in mia.get("/moderation/").content.decode()
+    assert not AuditEntry.objects.filter(actor=user("mia")).exists()
+    assert Game.objects.get(pk=game.pk).paused_at is None
+
+
+def test_e8_a_pending_replacement_sees_none_of_the_games_reports_or_audit_entries(game_with_pending_moderator):
+    game, mia = game_with_pending_moderator
+    post = graveyard_post(game)
+    Report.objects.create(post=post, reporter=user("ghost"), reason="graveyard talk about cat")
+    assert "graveyard talk about cat" not in mia.get("/moderation/reports/").content.decode()
+    audit = mia.get("/moderation/audit/").content.decode()
+    assert "replace" not in audit
+
+
+def test_e8_a_pending_replacement_may_not_read_the_graveyard(game_with_pending_moderator):
+    game, mia = game_with_pending_moderator
+    assert mia.get(f"/games/{game.pk}/graveyard/").status_code == 403
+    assert not ThreadRead.objects.filter(user=user("mia"), thread=Post.Thread.GRAVEYARD).exists()
+
+
+def test_e8_a_pending_replacement_who_saw_the_secrets_anyway_is_dropped_at_the_hand_over(
+    game_with_pending_moderator, django_capture_on_commit_callbacks
+):
+    game, _mia = game_with_pending_moderator
+    # The race: mia opened the moderation page while zed was naming her (both checks passed before either wrote).
+    AuditEntry.objects.create(actor=user("mia"), actor_name="mia", action="view_secrets", reason="x", game=game)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_due_deadlines(now=START + timedelta(hours=48))  # ann's nomination times out: the round ends
+    assert "dan" in alive(game) and "mia" not in alive(game)
+    assert ActionRecord.objects.filter(game=game, action={"type": "withdraw", "name": "mia"}).exists()
+    assert not Seat.objects.filter(game=game, name="mia").exists()
+    entry = AuditEntry.objects.get(game=game, action="drop_newcomer")
+    assert entry.target_name == "mia" and entry.actor is None
+    told = [message.to for message in mail.outbox if "mia dropped" in message.subject]
+    assert sorted(told[0]) == ["mia@example.com", "zed@example.com"]  # mia, no longer in the game, is told too
+
+
+def test_e5_a_substitute_who_saw_the_secrets_anyway_never_takes_a_seat(django_capture_on_commit_callbacks):
+    game = running_game()
+    join_game(game.pk, make_user("sam"), as_substitute=True, now=START)
+    ThreadRead.objects.create(user=user("sam"), game=game, thread=Post.Thread.GRAVEYARD, last_read_at=START)
+    with django_capture_on_commit_callbacks(execute=True), changing(game.pk, now=START) as change:
+        assert "sam" not in change.state.substitutes  # any change of the game drops sam before a move is made
+    assert not Seat.objects.filter(game=game, name="sam").exists()
+    assert AuditEntry.objects.filter(game=game, action="drop_newcomer", target_name="sam").exists()
+
+
+def test_naming_someone_who_has_seen_the_secrets_is_refused(moderator_client):
+    game = running_game()
+    moderator_client("zed")
+    moderator_client("mia").get(f"/moderation/games/{game.pk}/")  # mia sees the secrets
+    with pytest.raises(Exception, match="has seen this game's secrets"):
+        replace(game.pk, user("zed"), "dan", "mia", now=START)
+    with pytest.raises(Exception, match="seen this game's secrets"):
+        join_game(game.pk, user("mia"), as_substitute=True, now=START)
+
+
+def test_a_living_player_cannot_report_a_graveyard_post_nor_learn_it_exists(client_for):
+    game = running_game()
+    post = graveyard_post(game)
+    missing = post.pk + 1000
+    ann = client_for("ann")
+    for post_id in (post.pk, missing):
+        assert ann.post(f"/moderation/posts/{post_id}/report/", {"reason": "spam"}).status_code == 404
+        assert ann.get(f"/games/{game.pk}/posts/{post_id}/history/").status_code == 404
+    assert not Report.objects.exists()
+
+
+def test_the_dead_and_spectators_may_report_a_graveyard_post(client_for):
+    game = running_game()
+    post = graveyard_post(game)
+    response = client_for("spectator").post(f"/moderation/posts/{post.pk}/report/", {"reason": "spam"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(f"/games/{game.pk}/graveyard/")
+    assert Report.objects.filter(post=post).exists()
+
+
+def _superuser(name: str):
+    account = make_user(name)
+    account.is_staff = account.is_superuser = True
+    account.save()
+    return account
+
+
+def test_a_superuser_who_plays_sees_no_secret_in_the_admin(client):
+    game = running_game(actions=[{"type": "nominate", "by": "ann", "target": "bob"}])
+    graveyard_post(game)
+    client.force_login(_superuser("ann"))  # ann holds a seat
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert 'name="state"' not in page and 'name="seed"' not in page and '"hitler"' not in page
+    assert "0 action records" in client.get("/admin/games/actionrecord/").content.decode()
+    assert "0 posts" in client.get("/admin/games/post/").content.decode()
+    client.force_login(_superuser("root"))  # a superuser outside the game sees them
+    assert "0 action records" not in client.get("/admin/games/actionrecord/").content.decode()
+    assert "1 post" in client.get("/admin/games/post/").content.decode()
+
+
+def test_a_superuser_named_to_take_a_seat_sees_no_secret_in_the_admin(client, moderator_client):
+    game = running_game()
+    moderator_client("zed")
+    _superuser("mia")
+    replace(game.pk, user("zed"), "dan", "mia", now=START)
+    client.force_login(user("mia"))
+    assert 'name="state"' not in client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    client.force_login(_superuser("root"))  # a superuser outside the game sees everything
+    assert 'name="state"' in client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+
+
+def test_a_pending_replacement_stored_before_pending_rows_gets_one_when_migrating():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0002_seat_pending")
+    game = running_game()
+    make_user("mia")
+    state = dict(game.state, pending=[["replace", 3, "mia"]])
+    Game.objects.filter(pk=game.pk).update(state=state)
+    migration.rows_for_pending_replacements(apps, None)
+    assert Seat.objects.get(game=game, name="mia").pending
+    assert Group.objects.filter(name="moderators").exists()
