@@ -1,6 +1,8 @@
 """Sign-in addresses, for flagging one person holding two seats of a game; and the moderators told when the
 site dropped someone waiting for a seat because they had seen the game's secrets."""
 
+import logging
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in
 from django.core.mail import send_mail
@@ -11,6 +13,8 @@ from games.signals import newcomer_dropped
 
 from .apps import MODERATORS
 from .models import AuditEntry, SignIn
+
+log = logging.getLogger(__name__)
 
 
 @receiver(user_logged_in)
@@ -42,4 +46,7 @@ def tell_moderators_of_a_dropped_newcomer(sender, game_id: int, name: str, **kwa
         .exclude(seats__game=game)
         .values_list("email", flat=True)
     )
-    send_mail(f"[Secret Hitler by post] {game.name}: {name} dropped", reason, None, list(recipients))
+    try:
+        send_mail(f"[Secret Hitler by post] {game.name}: {name} dropped", reason, None, list(recipients))
+    except OSError:  # the game has moved on; the audit log and the dashboard keep the news
+        log.warning("could not email the moderators that %s was dropped from game %s", name, game_id, exc_info=True)

@@ -94,7 +94,10 @@ def _drop_newcomers_who_know(change: Change) -> None:
     knowing = user_ids_knowing(change.game, [pk for pk in user_of.values() if pk is not None])
     for name in waiting:
         if user_of.get(name) in knowing:
-            play(change, {"type": "withdraw", "name": name}, ActionRecord.Source.SYSTEM)
+            try:
+                play(change, {"type": "withdraw", "name": name}, ActionRecord.Source.SYSTEM)
+            except GameError:  # never let this fail the move that follows; the hand-over is checked again
+                continue
             game_id = change.game.pk
             transaction.on_commit(lambda g=game_id, n=name: newcomer_dropped.send(sender=Game, game_id=g, name=n))
 

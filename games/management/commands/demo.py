@@ -19,8 +19,13 @@ DEMO_PASSWORD = "demo-password-1"
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 MODERATOR = "moderator"
 DECK = list("FFLFFLFFLFFLFFLFL")
-ROLES = {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
 FIVE = PLAYERS[:5]
+# Each scripted game deals its own roles, as games from the lobby do: nobody's role follows their name or seat.
+DEALS = {
+    "mid-election": ["fascist", "liberal", "liberal", "hitler", "liberal"],
+    "legislative": ["liberal", "liberal", "hitler", "liberal", "fascist"],
+    "finished": ["liberal", "hitler", "liberal", "fascist", "liberal"],
+}
 
 
 def government(president: str, chancellor: str, discard: str, enact: str) -> list[dict]:
@@ -32,20 +37,23 @@ def government(president: str, chancellor: str, discard: str, enact: str) -> lis
     ]
 
 
-def script(actions: list[dict]) -> dict:
-    return {"players": FIVE, "roles": ROLES, "deck": DECK, "first_president": "ann", "seed": 5, "actions": actions}
+def script(deal: str, actions: list[dict]) -> dict:
+    roles = dict(zip(FIVE, DEALS[deal], strict=True))
+    return {"players": FIVE, "roles": roles, "deck": DECK, "first_president": "ann", "seed": 5, "actions": actions}
 
 
 MID_ELECTION = script(
+    "mid-election",
     [
         *government("ann", "dan", "F", "L"),
         {"type": "nominate", "by": "bob", "target": "cat"},
         {"type": "vote", "by": "ann", "vote": "nein"},
         {"type": "vote", "by": "bob", "vote": "ja"},
-    ]
+    ],
 )
-LEGISLATIVE = script([*government("ann", "dan", "F", "L"), *government("bob", "eve", "L", "F")[:6]])
+LEGISLATIVE = script("legislative", [*government("ann", "dan", "F", "L"), *government("bob", "eve", "L", "F")[:6]])
 FINISHED = script(
+    "finished",
     [
         *government("ann", "dan", "F", "L"),
         *government("bob", "eve", "L", "F"),
@@ -54,7 +62,7 @@ FINISHED = script(
         *government("eve", "ann", "F", "L"),
         *government("ann", "cat", "F", "L"),
         *government("bob", "dan", "F", "L"),
-    ]
+    ],
 )
 FINISHED["reshuffles"] = [list("LFFLFFLFFFFF")]
 
