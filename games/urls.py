@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
     path("games/<int:game_id>/unread/", thread.first_unread, name="first_unread"),
     path("games/<int:game_id>/history/", thread.secret_history, name="secret_history"),
+    path("games/<int:game_id>/replay.json", thread.replay_script, name="replay_script"),
     path("games/<int:game_id>/join/", lobby.join, name="join"),
     path("games/<int:game_id>/leave/", lobby.leave, name="leave"),
     path("games/<int:game_id>/post/", thread.new_post, name="new_post"),

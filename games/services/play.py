@@ -96,7 +96,7 @@ def _drop_newcomers_who_know(change: Change) -> None:
         if user_of.get(name) in knowing:
             try:
                 play(change, {"type": "withdraw", "name": name}, ActionRecord.Source.SYSTEM)
-            except GameError:  # never let this fail the move that follows; the hand-over is checked again
+            except GameError:  # only once the game is over: never let it fail the move that follows
                 continue
             game_id = change.game.pk
             transaction.on_commit(lambda g=game_id, n=name: newcomer_dropped.send(sender=Game, game_id=g, name=n))

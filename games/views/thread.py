@@ -5,14 +5,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.access import can_read, is_over, posting_refusal
+from games.access import access_game, can_read, is_over, posting_refusal
 from games.engine import secret_view
 from games.forms import EditPostForm, PostForm
 from games.markup import quote
@@ -20,6 +20,7 @@ from games.models import Claim, GameEvent, Post, ThreadRead
 from games.presenters import announcements, government_history, private_panel, status_box
 from games.services import GameError
 from games.services.forum import edit_post, mark_read, post_message
+from games.services.transfer import export_script
 
 from .common import load, refused
 
@@ -153,8 +154,21 @@ def secret_history(request, game_id: int):
     if state is None or not is_over(game):
         raise PermissionDenied(_("Everything is revealed when the game ends."))
     events = list(GameEvent.objects.filter(game=game).order_by("index"))
-    return render(
-        request,
-        "games/secret_history.html",
-        {"game": game, "secret": secret_view(state), "log": announcements(events), "status": status_box(game, state)},
-    )
+    context = {
+        "game": game,
+        "secret": secret_view(state),
+        "log": announcements(events),
+        "status": status_box(game, state),
+        "scheme": export_script(game)["rng"],
+    }
+    return render(request, "games/secret_history.html", context)
+
+
+def replay_script(request, game_id: int):
+    """R27: the game as a replay script, seed included, once it is over (until then no such page exists)."""
+    game = access_game(game_id)
+    if not is_over(game) or game.setup is None:
+        raise Http404(_("The replay script is published when the game ends."))
+    response = JsonResponse(export_script(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response

@@ -147,3 +147,22 @@ def test_r27_the_secret_history_only_after_the_end(client):
     cancel(game.pk, make_user("mod"))
     page = client.get(f"/games/{game.pk}/history/").content.decode()
     assert 'cat: <span class="role-hitler">Hitler</span>' in page
+
+
+def test_r27_the_seed_and_the_replay_script_are_published_at_the_end(client):
+    from games.engine import GameState, summary
+    from games.models import Game
+    from games.replay import replay_script
+
+    game = running_game(actions=[{"type": "timeout"}])
+    assert client.get(f"/games/{game.pk}/replay.json").status_code == 404  # no such page while it runs
+    cancel(game.pk, make_user("mod"))
+    page = client.get(f"/games/{game.pk}/history/").content.decode()
+    assert f"the seed {game.seed} (named-streams scheme)" in page
+    response = client.get(f"/games/{game.pk}/replay.json")
+    assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}.json"'
+    script = response.json()
+    assert (script["seed"], script["rng"], script["actions"][-1]) == (game.seed, "named-streams", {"type": "cancel"})
+    status, replayed = replay_script(script)
+    assert status == 0
+    assert replayed["state"] == summary(GameState.from_dict(Game.objects.get(pk=game.pk).state))
