@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import Game, Post, Profile
+from .services.moves import PLAYER_MOVES
 
 TIME_ZONES = sorted(available_timezones())
 
@@ -75,6 +76,30 @@ class PostForm(forms.Form):
 
 class EditPostForm(forms.Form):
     body = forms.CharField(label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=20_000)
+
+
+class MoveForm(forms.Form):
+    """A move from the private panel, made for the step `step_number` the page showed."""
+
+    type = forms.ChoiceField(
+        choices=[(move, move) for move in sorted(PLAYER_MOVES)], error_messages={"invalid_choice": _("Unknown move.")}
+    )
+    step_number = forms.IntegerField(
+        min_value=0, error_messages={"required": _("The form is incomplete: reload the page.")}
+    )
+    target = forms.CharField(required=False, max_length=150)
+    vote = forms.ChoiceField(required=False, choices=[("ja", "Ja"), ("nein", "Nein")])
+    policy = forms.ChoiceField(required=False, choices=[("L", "L"), ("F", "F")])
+    accept = forms.ChoiceField(required=False, choices=[("yes", "yes"), ("no", "no")])
+
+    def move(self) -> dict:
+        """The move as a replay action without `by`: only the fields given."""
+        data = self.cleaned_data
+        move = {"type": data["type"]}
+        move.update({name: data[name] for name in ("target", "vote", "policy") if data[name]})
+        if data["accept"]:
+            move["accept"] = data["accept"] == "yes"
+        return move
 
 
 class ClaimForm(forms.Form):

@@ -74,52 +74,109 @@ def announce(game: Game, action: str, now: datetime, **data) -> None:
     Game.objects.filter(pk=game.pk).update(event_count=index + 1)
 
 
-def game_action(moderator, game_id: int, action: str, reason: str, **options) -> None:
-    """Run one intervention on a game: pause, resume, extend, end_now, excuse, exile, replace, cancel."""
+def game_action(moderator, game_id: int, action: str, reason: str, *, step: int, **options) -> bool:
+    """One intervention on a game, made from the page of step `step`: pause, resume, extend, end_now, excuse,
+    exile, replace, cancel, lock, unlock. Returns whether it changed anything; only a change is announced in
+    the thread and written in the audit log, so a repeated click leaves no second trace."""
     reason = _reason(reason)
+    verb = _GAME_VERBS.get(action)
+    if verb is None:
+        raise GameError(_("Unknown action."))
     now = timezone.now()
     with transaction.atomic():
         game = access_game(moderator, game_id)
-        target = None
-        if action == "pause":
-            interventions.pause(game.pk, moderator, now=now)
-        elif action == "resume":
-            interventions.resume(game.pk, moderator, now=now)
-        elif action == "extend":
-            interventions.extend(game.pk, moderator, hours=options["hours"], now=now)
-        elif action == "end_now":
-            interventions.end_now(game.pk, moderator, now=now)
-        elif action in ("excuse", "exile"):
-            getattr(interventions, action)(game.pk, moderator, options["player"], now=now)
-        elif action == "replace":
-            interventions.replace(game.pk, moderator, options["player"], options["newcomer"], now=now)
-            target = get_user_model().objects.get(username=options["newcomer"])
-        elif action == "cancel":
-            interventions.cancel(game.pk, moderator, now=now)
-        else:
-            raise GameError(_("Unknown action."))
+        if not verb(moderator, game, step=step, now=now, **options):
+            return False
         game.refresh_from_db()
         public = {key: value for key, value in options.items() if key in ("hours", "player", "newcomer")}
-        if action in ("pause", "resume", "extend", "end_now"):
-            announce(game, action, now, **public)
-        audit(moderator, action, reason, game=game, target=target, target_name=options.get("player", ""), **public)
+        if action in _ANNOUNCED:
+            announce(game, _ANNOUNCED[action], now, **public)
+        newcomer = get_user_model().objects.filter(username=options.get("newcomer", "")).first()
+        entry = _AUDITED.get(action, action)
+        audit(moderator, entry, reason, game=game, target=newcomer, target_name=options.get("player", ""), **public)
+        return True
 
 
-def set_thread_lock(moderator, game_id: int, locked: bool, reason: str) -> None:
+def _pause(moderator, game, *, step, now):
+    return interventions.pause(game.pk, moderator, step=step, now=now)
+
+
+def _resume(moderator, game, *, step, now):
+    return interventions.resume(game.pk, moderator, step=step, now=now)
+
+
+def _extend(moderator, game, *, step, now, hours):
+    interventions.extend(game.pk, moderator, hours=hours, step=step, now=now)
+    return True
+
+
+def _end_now(moderator, game, *, step, now):
+    return interventions.end_now(game.pk, moderator, step=step, now=now)
+
+
+def _excuse(moderator, game, *, step, now, player):
+    return interventions.excuse(game.pk, moderator, player, step=step, now=now)
+
+
+def _exile(moderator, game, *, step, now, player):
+    return interventions.exile(game.pk, moderator, player, step=step, now=now)
+
+
+def _replace(moderator, game, *, step, now, player, newcomer):
+    return interventions.replace(game.pk, moderator, player, newcomer, step=step, now=now)
+
+
+def _cancel(moderator, game, *, step, now):
+    return interventions.cancel(game.pk, moderator, step=step, now=now)
+
+
+def _lock(moderator, game, *, step, now):
+    return _set_thread_lock(game, True)
+
+
+def _unlock(moderator, game, *, step, now):
+    return _set_thread_lock(game, False)
+
+
+def _set_thread_lock(game: Game, locked: bool) -> bool:
+    # A conditional update: of two clicks at once, only one finds the thread in the other state.
+    return bool(Game.objects.filter(pk=game.pk, thread_locked=not locked).update(thread_locked=locked))
+
+
+_GAME_VERBS = {
+    "pause": _pause,
+    "resume": _resume,
+    "extend": _extend,
+    "end_now": _end_now,
+    "excuse": _excuse,
+    "exile": _exile,
+    "replace": _replace,
+    "cancel": _cancel,
+    "lock": _lock,
+    "unlock": _unlock,
+}
+_AUDITED = {"lock": "lock_thread", "unlock": "unlock_thread"}
+# Verbs the engine does not announce itself: the thread's log says what a moderator did (never why).
+_ANNOUNCED = {
+    "pause": "pause",
+    "resume": "resume",
+    "extend": "extend",
+    "end_now": "end_now",
+    "lock": "thread_locked",
+    "unlock": "thread_unlocked",
+}
+
+
+def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> bool:
+    """Hide or restore a post; returns False when it already was."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = access_game(moderator, game_id)
-        Game.objects.filter(pk=game.pk).update(thread_locked=locked)
-        game.refresh_from_db()
-        announce(game, "thread_locked" if locked else "thread_unlocked", timezone.now())
-        audit(moderator, "lock_thread" if locked else "unlock_thread", reason, game=game)
-
-
-def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> None:
-    reason = _reason(reason)
-    with transaction.atomic():
-        post = Post.objects.select_related("game").get(pk=post_id)
+        post = Post.objects.select_for_update().select_related("game").filter(pk=post_id).first()
+        if post is None:
+            raise GameError(_("There is no such post."))
         access_game(moderator, post.game_id)
+        if (post.hidden_at is not None) == hidden:
+            return False
         Post.objects.filter(pk=post.pk).update(hidden_at=timezone.now() if hidden else None)
         audit(
             moderator,
@@ -129,15 +186,21 @@ def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> None:
             target=post.author,
             post=post.pk,
         )
+        return True
 
 
-def end_absence(moderator, absence_id: int, reason: str) -> None:
+def end_absence(moderator, absence_id: int, reason: str) -> bool:
     reason = _reason(reason)
     with transaction.atomic():
-        absence = Absence.objects.select_related("seat__game", "seat__user").get(pk=absence_id)
+        absence = Absence.objects.select_related("seat__game", "seat__user").filter(pk=absence_id).first()
+        if absence is None:  # withdrawn before it began, by a click before this one
+            return False
         access_game(moderator, absence.seat.game_id)
+        if absence.effective_end <= timezone.now():
+            return False
         end_absence_service(absence.pk)
         audit(moderator, "end_absence", reason, game=absence.seat.game, target=absence.seat.user)
+        return True
 
 
 def report_post(user, post_id: int, reason: str) -> Report:
@@ -160,18 +223,21 @@ def _can_read(user, post: Post) -> bool:
     return can_read(game, viewer_for(game, user, state), post.thread)
 
 
-def resolve_report(moderator, report_id: int, resolution: str) -> None:
+def resolve_report(moderator, report_id: int, resolution: str) -> bool:
     resolution = _reason(resolution)
     with transaction.atomic():
-        report = Report.objects.select_for_update().select_related("post__game").get(pk=report_id)
+        report = Report.objects.select_for_update().select_related("post__game").filter(pk=report_id).first()
+        if report is None:
+            raise GameError(_("There is no such report."))
         access_game(moderator, report.post.game_id)
         if report.resolved_at is not None:
-            raise GameError(_("This report is already resolved."))
+            return False
         report.resolved_at, report.resolved_by, report.resolution = timezone.now(), moderator, resolution
         report.save(update_fields=["resolved_at", "resolved_by", "resolution"])
         audit(
             moderator, "resolve_report", resolution, game=report.post.game, target=report.post.author, report=report.pk
         )
+        return True
 
 
 def ban(moderator, user, days: int, reason: str) -> Ban:
@@ -188,16 +254,20 @@ def ban(moderator, user, days: int, reason: str) -> Ban:
     return entry
 
 
-def lift_ban(moderator, ban_id: int, reason: str) -> None:
+def lift_ban(moderator, ban_id: int, reason: str) -> bool:
     reason = _reason(reason)
     if not is_moderator(moderator):
         raise PermissionDenied
     with transaction.atomic():
-        entry = Ban.objects.select_for_update().get(pk=ban_id)
-        if entry.lifted_at is None:
-            entry.lifted_at = timezone.now()
-            entry.save(update_fields=["lifted_at"])
+        entry = Ban.objects.select_for_update().filter(pk=ban_id).first()
+        if entry is None:
+            raise GameError(_("There is no such ban."))
+        if entry.lifted_at is not None:
+            return False
+        entry.lifted_at = timezone.now()
+        entry.save(update_fields=["lifted_at"])
         audit(moderator, "lift_ban", reason, target=entry.user)
+        return True
 
 
 def is_banned(user, now: datetime | None = None) -> bool:

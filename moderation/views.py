@@ -2,7 +2,6 @@
 
 from collections import defaultdict
 from datetime import timedelta
-from functools import partial
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -13,18 +12,18 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.access import can_read
 from games.engine import GameState, secret_view, summary
 from games.models import Absence, Game, Post, Seat
-from games.services import GameError
 from games.services.records import STARTED
-from games.views.common import attempt, load
+from games.views.common import load, submit
 
 from . import services
+from .forms import BanForm, GameActionForm, PostVisibilityForm, ReasonForm, ReportForm, ResolveForm, SearchForm
 from .health import alert_if_stale, check
 from .models import AuditEntry, Ban, Report, SignIn
 
@@ -46,7 +45,7 @@ def moderator_required(view):
 def dashboard(request):
     now = timezone.now()
     games = Game.objects.filter(status=Game.Status.RUNNING).exclude(seats__user=request.user).order_by("deadline")
-    query = request.GET.get("q", "").strip()
+    query = SearchForm(request.GET).query()
     if query:
         games = games.filter(Q(name__icontains=query) | Q(seats__name__icontains=query)).distinct()
     if request.GET.get("paused"):
@@ -110,45 +109,42 @@ def game_page(request, game_id: int):
 @moderator_required
 @require_POST
 def game_action(request, game_id: int):
-    action = request.POST.get("action", "")
-    reason = request.POST.get("reason", "")
+    services.access_game(request.user, game_id)  # a moderator in the game: 403, whatever the form holds
 
-    def act():
-        if action in ("lock", "unlock"):
-            services.set_thread_lock(request.user, game_id, action == "lock", reason)
-            return
-        options = {}
-        if action == "extend":
-            options["hours"] = _int(request.POST.get("hours"))
-        if action in ("excuse", "exile", "replace"):
-            options["player"] = request.POST.get("player", "")
-        if action == "replace":
-            options["newcomer"] = request.POST.get("newcomer", "").strip()
-        services.game_action(request.user, game_id, action, reason, **options)
+    def act(data: dict) -> bool:
+        options = {key: data[key] for key in _ACTION_OPTIONS.get(data["action"], ())}
+        return services.game_action(request.user, game_id, data["action"], data["reason"], step=data["step"], **options)
 
     back = reverse("moderation:game", args=[game_id])
-    return attempt(request, act, back, _("Done, and recorded in the audit log."))
+    return submit(request, GameActionForm(request.POST), act, back, _("Done, and recorded in the audit log."))
+
+
+_ACTION_OPTIONS = {"extend": ("hours",), "excuse": ("player",), "exile": ("player",), "replace": ("player", "newcomer")}
 
 
 @moderator_required
 @require_POST
 def absence_end(request, absence_id: int):
     absence = get_object_or_404(Absence.objects.select_related("seat"), pk=absence_id)
-    end = partial(services.end_absence, request.user, absence.pk, request.POST.get("reason", ""))
-    return attempt(request, end, reverse("moderation:game", args=[absence.seat.game_id]))
+    back = reverse("moderation:game", args=[absence.seat.game_id])
+
+    def end(data: dict) -> bool:
+        return services.end_absence(request.user, absence.pk, data["reason"])
+
+    return submit(request, ReasonForm(request.POST), end, back)
 
 
 @moderator_required
 @require_POST
 def post_visibility(request, post_id: int):
     post = get_object_or_404(Post, pk=post_id)
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = reverse("moderation:reports")
-    hide = request.POST.get("hide") == "yes"
-    return attempt(
-        request, partial(services.set_post_hidden, request.user, post.pk, hide, request.POST.get("reason", "")), back
-    )
+    form = PostVisibilityForm(request.POST)
+    back = (form.is_valid() and form.cleaned_data["next"]) or reverse("moderation:reports")
+
+    def change(data: dict) -> bool:
+        return services.set_post_hidden(request.user, post.pk, data["hide"] == "yes", data["reason"])
+
+    return submit(request, form, change, back)
 
 
 @moderator_required
@@ -167,8 +163,11 @@ def reports(request):
 @require_POST
 def report_resolve(request, report_id: int):
     report = get_object_or_404(Report, pk=report_id)
-    resolve = partial(services.resolve_report, request.user, report.pk, request.POST.get("resolution", ""))
-    return attempt(request, resolve, reverse("moderation:reports"))
+
+    def resolve(data: dict) -> bool:
+        return services.resolve_report(request.user, report.pk, data["resolution"])
+
+    return submit(request, ResolveForm(request.POST), resolve, reverse("moderation:reports"))
 
 
 @login_required
@@ -180,13 +179,16 @@ def report_post(request, post_id: int):
         raise Http404(_("There is no such post."))  # as for an id that does not exist
     thread = "games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread"
     back = f"{reverse(thread, args=[post.game_id])}#post-{post.pk}"
-    report = partial(services.report_post, request.user, post.pk, request.POST.get("reason", ""))
-    return attempt(request, report, back, _("Thank you: a moderator will look at this post."))
+
+    def report(data: dict) -> None:
+        services.report_post(request.user, post.pk, data["reason"])
+
+    return submit(request, ReportForm(request.POST), report, back, _("Thank you: a moderator will look at this post."))
 
 
 @moderator_required
 def users(request):
-    query = request.GET.get("q", "").strip()
+    query = SearchForm(request.GET).query()
     started = Q(seats__game__status__in=STARTED, seats__number__isnull=False)
     people = (
         get_user_model()
@@ -212,22 +214,29 @@ def users(request):
 @require_POST
 def ban(request, user_id: int):
     user = get_object_or_404(get_user_model(), pk=user_id)
-    reason = request.POST.get("reason", "")
-    back = f"{reverse('moderation:users')}?q={user.get_username()}"
-    return attempt(request, lambda: services.ban(request.user, user, _int(request.POST.get("days")), reason), back)
+    back = f"{reverse('moderation:users')}?{urlencode({'q': user.get_username()})}"
+
+    def punish(data: dict) -> None:
+        services.ban(request.user, user, data["days"], data["reason"])
+
+    return submit(request, BanForm(request.POST), punish, back)
 
 
 @moderator_required
 @require_POST
 def lift_ban(request, ban_id: int):
     entry = get_object_or_404(Ban, pk=ban_id)
-    back = f"{reverse('moderation:users')}?q={entry.user.get_username()}"
-    return attempt(request, partial(services.lift_ban, request.user, entry.pk, request.POST.get("reason", "")), back)
+    back = f"{reverse('moderation:users')}?{urlencode({'q': entry.user.get_username()})}"
+
+    def lift(data: dict) -> bool:
+        return services.lift_ban(request.user, entry.pk, data["reason"])
+
+    return submit(request, ReasonForm(request.POST), lift, back)
 
 
 @moderator_required
 def audit_log(request):
-    query = request.GET.get("q", "").strip()
+    query = SearchForm(request.GET).query()
     entries = AuditEntry.objects.exclude(game__seats__user=request.user)  # not the games the viewer plays in
     if query:
         entries = entries.filter(
@@ -287,10 +296,3 @@ def shared_with_co_players(people: list) -> dict[int, list[str]]:
         if found:
             shared[user_id] = sorted(found)
     return shared
-
-
-def _int(value) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise GameError(_("Give a whole number.")) from None

@@ -10,13 +10,14 @@ from games.models import Absence, Game
 
 from .errors import GameError
 from .notify import notify_absence
+from .play import lock_game
 
 
 def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, *, now: datetime | None = None):
     """E4: an absence from `starts_at` to `ends_at`, at least the game's notice ahead, within its cap."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = lock_game(game_id)
         seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
         if game.status != Game.Status.RUNNING or seat is None:
             raise GameError(_("Only a player seated in a running game can announce an absence."))

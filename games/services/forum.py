@@ -13,6 +13,7 @@ from games.models import Claim, Game, Post, PostRevision, ThreadRead
 
 from .errors import GameError
 from .notify import notify_mentions
+from .play import lock_game
 
 EDIT_WINDOW = timedelta(minutes=15)
 MAX_LENGTH = 20_000
@@ -28,7 +29,7 @@ def post_message(
     now = now or timezone.now()
     body = _check_body(body)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = lock_game(game_id)
         state = GameState.from_dict(game.state) if game.state else None
         refusal = posting_refusal(game, viewer_for(game, user, state), thread, state)
         if refusal:
@@ -81,7 +82,7 @@ def file_claim(game_id: int, user, round_number: int, cards: str, *, now: dateti
     now = now or timezone.now()
     cards = cards.strip().upper()
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = lock_game(game_id)
         state = GameState.from_dict(game.state) if game.state else None
         viewer = viewer_for(game, user, state)
         if game.status != Game.Status.RUNNING or not viewer.alive:

@@ -2,88 +2,141 @@
 
 Each goes through the same locked change as a player's move; exile and replace take effect when the round
 under way ends, as the engine applies them. The moderation app records who did what and why.
+
+Every verb takes `step`, the step number of the page the moderator acted from: a click that lands after the
+game has moved on (the sweep handled the deadline, another moderator acted) is refused and changes nothing,
+as a player's stale move is. `step=None` skips the check (the shell, scripts). Each verb returns whether it
+changed anything, so that a repeated click writes no second record.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
-from games.models import ActionRecord
+from games.engine import GameState
+from games.models import ActionRecord, Game
 
 from .clock import compute_deadline, shift_anchors
 from .deadlines import absences_of, apply_timeout
 from .errors import GameError
 from .knowledge import knows_secrets
-from .play import changing, play
+from .play import Change, changing, play
 
 MODERATOR = ActionRecord.Source.MODERATOR
 
 
-def pause(game_id: int, moderator, *, now: datetime | None = None) -> None:
+def pause(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
     """T5: every deadline freezes and moves are closed; posting stays open."""
-    with changing(game_id, now=now) as change:
+    with _changing(game_id, step, now) as change:
         if change.game.paused_at is not None:
-            raise GameError(_("The game is already paused."))
+            return False
         change.game.paused_at = change.now
+        return True
 
 
-def resume(game_id: int, moderator, *, now: datetime | None = None) -> None:
-    """T5: every deadline of the round moves on by the time the game was paused."""
-    with changing(game_id, now=now) as change:
+def resume(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
+    """T5: every deadline of the round moves on by the time the game was paused; with a deadline hour, the
+    deadline is the first one that gives back at least all of that time."""
+    with _changing(game_id, step, now) as change:
         game = change.game
         if game.paused_at is None:
-            raise GameError(_("The game is not paused."))
-        shift_anchors(game, change.now - game.paused_at)
+            return False
+        paused_for = change.now - game.paused_at
         game.paused_at = None
+        _postpone(game, change.state, paused_for)
+        return True
 
 
-def extend(game_id: int, moderator, *, hours: int, now: datetime | None = None) -> datetime:
+def extend(game_id: int, moderator, *, hours: int, step: int | None = None, now: datetime | None = None) -> datetime:
     """T5: the current deadline, and the later deadlines of the round with it, move `hours` later."""
     if not 0 < hours <= 24 * 30:
         raise GameError(_("An extension is from 1 hour to 30 days."))
-    with changing(game_id, now=now) as change:
-        game, state = change.game, change.state
-        before = compute_deadline(game, state)
-        shift_anchors(game, timedelta(hours=hours))
-        if before is None:  # paused: the anchors move, the deadline comes back on resume
+    with _changing(game_id, step, now) as change:
+        game = change.game
+        if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
+            shift_anchors(game, timedelta(hours=hours))
             return None
-        # With a deadline hour, the shifted deadline may snap back to the same hour: move on to a later one.
-        while compute_deadline(game, state) < before + timedelta(hours=hours):
-            shift_anchors(game, timedelta(hours=1))
-        return compute_deadline(game, state)
+        _postpone(game, change.state, timedelta(hours=hours))
+        return compute_deadline(game, change.state)
 
 
-def end_now(game_id: int, moderator, *, now: datetime | None = None) -> None:
+def _postpone(game: Game, state: GameState, delta: timedelta) -> None:
+    """Move every deadline of the round `delta` later. With a deadline hour, shifting the anchors may snap the
+    deadline back to an earlier occurrence of the hour: move on until it is at least `delta` later."""
+    before = compute_deadline(game, state)
+    shift_anchors(game, delta)
+    if before is None:
+        return
+    while compute_deadline(game, state) < before + delta:
+        shift_anchors(game, timedelta(hours=1))
+
+
+def end_now(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
     """T5: the current deadline passes now and its outcome applies at once."""
-    with changing(game_id, now=now) as change:
+    with _changing(game_id, step, now) as change:
         apply_timeout(change, absences_of(change.game), moment=change.now, actor=moderator)
+        return True
 
 
-def excuse(game_id: int, moderator, username: str, *, now: datetime | None = None) -> None:
+def excuse(game_id: int, moderator, username: str, *, step: int | None = None, now: datetime | None = None) -> bool:
     """E8: the player's misses in the round under way are excused."""
-    with changing(game_id, now=now) as change:
+    with _changing(game_id, step, now) as change:
+        seat = next((seat for seat in change.state.seats if seat.name == username), None)
+        if seat is not None and seat.excused:
+            return False
         play(change, {"type": "excuse", "player": username}, MODERATOR, moderator)
+        return True
 
 
-def exile(game_id: int, moderator, username: str, *, now: datetime | None = None) -> None:
+def exile(game_id: int, moderator, username: str, *, step: int | None = None, now: datetime | None = None) -> bool:
     """E8: the player is exiled when the round under way ends (E5 applies; recorded as in E6)."""
-    with changing(game_id, now=now) as change:
+    with _changing(game_id, step, now) as change:
+        if _scheduled(change, "exile", username, None):
+            return False
         play(change, {"type": "exile", "player": username}, MODERATOR, moderator)
+        return True
 
 
-def replace(game_id: int, moderator, username: str, newcomer: str, *, now: datetime | None = None) -> None:
+def replace(
+    game_id: int, moderator, username: str, newcomer: str, *, step: int | None = None, now: datetime | None = None
+) -> bool:
     """E8: `newcomer` (an existing account) takes the player's seat when the round ends; held against nobody."""
     account = get_user_model().objects.filter(username=newcomer).first()
     if account is None:
         raise GameError(_("There is no account named %(name)s.") % {"name": newcomer})
-    with changing(game_id, now=now) as change:
+    with _changing(game_id, step, now) as change:
+        if _scheduled(change, "replace", username, newcomer):
+            return False
         if knows_secrets(change.game, account):
             raise GameError(_("%(name)s has seen this game's secrets and cannot play in it.") % {"name": newcomer})
         play(change, {"type": "replace", "player": username, "name": newcomer}, MODERATOR, moderator)
+        return True
 
 
-def cancel(game_id: int, moderator, *, now: datetime | None = None) -> None:
+def cancel(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
     """E8: the game ends at once with no winner."""
-    with changing(game_id, now=now) as change:
+    with _changing(game_id, step, now) as change:
         play(change, {"type": "cancel"}, MODERATOR, moderator)
+        return True
+
+
+@contextmanager
+def _changing(game_id: int, step: int | None, now: datetime | None) -> Iterator[Change]:
+    with changing(game_id, now=now) as change:
+        if step is not None and step != change.game.step_number:
+            raise GameError(
+                _("The game has moved on since this page was loaded: nothing was done. Look again before acting.")
+            )
+        yield change
+
+
+def _scheduled(change: Change, kind: str, username: str, newcomer: str | None) -> bool:
+    """Is exactly this exile or replacement already waiting for the round's end (a repeated click)?"""
+    state = change.state
+    return any(
+        entry_kind == kind and state.seats[index].name == username and name == newcomer
+        for entry_kind, index, name in state.pending
+    )

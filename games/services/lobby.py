@@ -14,7 +14,7 @@ from moderation.models import Ban
 
 from .errors import GameError
 from .knowledge import knows_secrets
-from .play import announce, begin, begin_new_game, persist, play
+from .play import announce, begin, begin_new_game, lock_game, persist, play
 from .records import has_recent_exile
 
 
@@ -37,7 +37,7 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
     """Sign up as a player (before the start; the last one starts the game) or as a substitute (E5)."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         if game.status not in (Game.Status.OPEN, Game.Status.RUNNING) or (
             game.status == Game.Status.RUNNING and not as_substitute
         ):
@@ -73,7 +73,7 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
 def leave_game(game_id: int, user) -> None:
     """Withdraw a sign-up before the game starts."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         if game.status != Game.Status.OPEN:
             raise GameError(_("You can only leave a game before it starts; ask a moderator to replace you."))
         deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
@@ -123,7 +123,7 @@ def close_stale_lobbies(*, now: datetime | None = None) -> int:
 def request_resignation(game_id: int, user, *, now: datetime | None = None) -> Seat:
     """A player asks to leave a running game; a moderator turns it into a replacement (E8), not an exile."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
         if game.status != Game.Status.RUNNING or seat is None:
             raise GameError(_("You do not hold a seat in this game, or it is not running."))
@@ -131,10 +131,3 @@ def request_resignation(game_id: int, user, *, now: datetime | None = None) -> S
             seat.resign_requested_at = now or timezone.now()
             seat.save(update_fields=["resign_requested_at"])
         return seat
-
-
-def _locked(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError(_("There is no such game.")) from None

@@ -319,6 +319,14 @@ def _save_seats(seats: list[Seat]) -> None:
         seat.save()
 
 
+def lock_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends (call inside one); GameError when there is none."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError(_("There is no such game.")) from None
+
+
 @contextmanager
 def changing(game_id: int, *, now: datetime | None = None, running: bool = True) -> Iterator[Change]:
     """Lock the game row, yield its Change, then write it and announce it after commit.
@@ -326,10 +334,7 @@ def changing(game_id: int, *, now: datetime | None = None, running: bool = True)
     An exception inside the block rolls everything back: nothing of a refused move is kept.
     """
     with transaction.atomic():
-        try:
-            game = Game.objects.select_for_update().get(pk=game_id)
-        except Game.DoesNotExist:
-            raise GameError(_("There is no such game.")) from None
+        game = lock_game(game_id)
         if running and game.status != Game.Status.RUNNING:
             raise GameError(_("This game is not running."))
         change = begin(game, now or timezone.now())

@@ -2,8 +2,10 @@
 
 from collections.abc import Callable
 
+from django import forms
 from django.contrib import messages
-from django.shortcuts import redirect
+from django.http import HttpResponseRedirect
+from django.utils.translation import gettext as _
 
 from games.access import Viewer, access_game, viewer_for
 from games.engine import GameState
@@ -17,18 +19,38 @@ def load(request, game_id: int) -> tuple[Game, GameState | None, Viewer]:
     return game, state, viewer_for(game, request.user, state)
 
 
-def refused(request, error: GameError, to: str):
-    """A refused request: the message shown, nothing changed, back to the page it came from."""
+def refused(request, error: GameError | str, to: str):
+    """A refused request: the message shown, nothing changed, back to the page it came from (a path: never
+    resolved as a view name, whatever a form sent)."""
     messages.error(request, str(error))
-    return redirect(to)
+    return HttpResponseRedirect(to)
 
 
 def attempt(request, call: Callable[[], object], back: str, done: str | None = None):
-    """Run a service call for a form: its refusal (or `done`, if given) is shown, then back to the page."""
+    """Run a service call for a form: its refusal, or `done` if given, is shown, then back to the page.
+
+    A call that returns False changed nothing (a repeated click): the reader is told so instead.
+    """
     try:
-        call()
+        changed = call()
     except GameError as error:
         return refused(request, error, back)
-    if done is not None:
+    if changed is False:
+        messages.info(request, _("Nothing changed: it was already done."))
+    elif done is not None:
         messages.success(request, done)
-    return redirect(back)
+    return HttpResponseRedirect(back)
+
+
+def submit(request, form: forms.Form, call: Callable[[dict], object], back: str, done: str | None = None):
+    """A POSTed form: refused with its first error and nothing changed, or its service call run as `attempt`."""
+    if not form.is_valid():
+        return refused(request, first_error(form), back)
+    return attempt(request, lambda: call(form.cleaned_data), back, done)
+
+
+def first_error(form: forms.Form) -> str:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        return f"{label}: {errors[0]}" if label else errors[0]
+    return _("The form is incomplete: reload the page.")

@@ -9,13 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.forms import AbsenceForm, ClaimForm
-from games.services import GameError, declare_absence, make_move, request_resignation
+from games.access import access_game
+from games.forms import AbsenceForm, ClaimForm, MoveForm
+from games.services import declare_absence, make_move, request_resignation
 from games.services.forum import file_claim
 
-from .common import attempt
-
-MOVE_FIELDS = ("target", "vote", "policy")
+from .common import attempt, refused, submit
 
 
 def _back(game_id: int, anchor: str) -> str:
@@ -25,51 +24,50 @@ def _back(game_id: int, anchor: str) -> str:
 @login_required
 @require_POST
 def move(request, game_id: int):
-    def make():
-        try:
-            step_number = int(request.POST.get("step_number", ""))
-        except ValueError:
-            raise GameError(_("The form is incomplete: reload the page.")) from None
-        fields = {"type": request.POST.get("type", "")}
-        fields.update({name: request.POST[name] for name in MOVE_FIELDS if request.POST.get(name)})
-        if "accept" in request.POST:
-            fields["accept"] = request.POST["accept"] == "yes"
-        make_move(game_id, request.user, fields, step_number)
+    game = access_game(game_id)
+    form = MoveForm(request.POST)
 
-    return attempt(request, make, _back(game_id, "#panel"), _("Done."))
+    def make(data: dict) -> None:
+        make_move(game.pk, request.user, form.move(), data["step_number"])
+
+    return submit(request, form, make, _back(game.pk, "#panel"), _("Done."))
 
 
 @login_required
 @require_POST
 def claim(request, game_id: int):
-    def file():
-        form = ClaimForm(request.POST)
-        if not form.is_valid():
-            raise GameError(_("A claim is 2 or 3 cards, each L or F."))
-        file_claim(game_id, request.user, form.cleaned_data["round"], form.cleaned_data["cards"])
+    game = access_game(game_id)
+    form = ClaimForm(request.POST)
+    if not form.is_valid():
+        return refused(request, _("A claim is 2 or 3 cards, each L or F."), _back(game.pk, "#history"))
 
-    return attempt(request, file, _back(game_id, "#history"), _("Your claim is on the record."))
+    def file(data: dict) -> None:
+        file_claim(game.pk, request.user, data["round"], data["cards"])
+
+    return submit(request, form, file, _back(game.pk, "#history"), _("Your claim is on the record."))
 
 
 @login_required
 @require_POST
 def absence(request, game_id: int):
-    def declare():
-        form = AbsenceForm(request.POST)
-        if not form.is_valid():
-            raise GameError(_("Give the start and the end of your absence."))
-        starts, ends = _aware(form.cleaned_data["starts_at"]), _aware(form.cleaned_data["ends_at"])
-        declare_absence(game_id, request.user, starts, ends)
+    game = access_game(game_id)
+    form = AbsenceForm(request.POST)
+    if not form.is_valid():
+        return refused(request, _("Give the start and the end of your absence."), _back(game.pk, "#panel"))
+
+    def declare(data: dict) -> None:
+        declare_absence(game.pk, request.user, _aware(data["starts_at"]), _aware(data["ends_at"]))
 
     done = _("Your absence is announced: misses whose deadline falls inside it are excused.")
-    return attempt(request, declare, _back(game_id, "#panel"), done)
+    return submit(request, form, declare, _back(game.pk, "#panel"), done)
 
 
 @login_required
 @require_POST
 def resign(request, game_id: int):
+    game = access_game(game_id)
     done = _("A moderator will hand your seat to someone else. Thank you for telling us.")
-    return attempt(request, lambda: request_resignation(game_id, request.user), _back(game_id, "#panel"), done)
+    return attempt(request, lambda: request_resignation(game.pk, request.user), _back(game.pk, "#panel"), done)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -1,11 +1,23 @@
 """Moderators' interventions (T5, E8) through the service layer, and what they leave in the log."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from games.models import ActionRecord, Game, Seat
-from games.services import GameError, cancel, end_now, excuse, exile, replace, resume, sweep_due_deadlines
+from games.services import (
+    GameError,
+    cancel,
+    end_now,
+    excuse,
+    exile,
+    extend,
+    pause,
+    replace,
+    resume,
+    sweep_due_deadlines,
+)
 from games.services.transfer import export_script
 from tests.factories import START, make_user, running_game
 
@@ -30,9 +42,10 @@ def test_t5_end_now_applies_the_outcome_at_once(moderator):
     assert reload(game).deadline == START + 49 * HOUR
 
 
-def test_t5_resume_needs_a_pause(moderator):
-    with pytest.raises(GameError, match="not paused"):
-        resume(running_game().pk, moderator)
+def test_t5_resume_without_a_pause_changes_nothing(moderator):
+    game = running_game()
+    assert resume(game.pk, moderator) is False
+    assert reload(game).deadline == START + 48 * HOUR
 
 
 def test_e8_excuse_keeps_the_count(moderator):
@@ -85,3 +98,100 @@ def test_e8_cancel_ends_the_game_with_no_winner(moderator):
 def test_interventions_on_a_missing_game(moderator):
     with pytest.raises(GameError, match="no such game"):
         end_now(12345, moderator)
+
+
+# T5: pausing gives back every hour paused, with or without a deadline hour, across a daylight-saving change.
+
+
+def hour_game(start, zone: str = "UTC") -> Game:
+    """A running game whose deadlines move to 23:00 in `zone`, its nomination started at `start`."""
+    from games.services.transfer import import_script
+    from tests.factories import script
+
+    return import_script(script(), now=start, deadline_hour=23, time_zone=zone)
+
+
+def test_t5_resume_gives_back_the_time_paused_without_a_deadline_hour(moderator):
+    game = running_game()
+    pause(game.pk, moderator, now=START + 38 * HOUR)  # 10 h left
+    resume(game.pk, moderator, now=START + 68 * HOUR)  # 30 h later
+    assert reload(game).deadline == START + 78 * HOUR
+
+
+@pytest.mark.parametrize("paused_hours", [2, 30])
+def test_t5_resume_with_a_deadline_hour_leaves_at_least_the_time_left(moderator, paused_hours):
+    game = hour_game(START)  # nomination due 48 h later, moved to 23:00 UTC: 2026-03-04 23:00
+    deadline = reload(game).deadline
+    assert deadline == datetime(2026, 3, 4, 23, tzinfo=UTC)
+    paused_at = deadline - 10 * HOUR
+    pause(game.pk, moderator, now=paused_at)
+    resumed_at = paused_at + paused_hours * HOUR
+    resume(game.pk, moderator, now=resumed_at)
+    after = reload(game).deadline
+    assert after >= resumed_at + 10 * HOUR  # the 10 hours left at the pause, given back in full
+    assert after - deadline >= paused_hours * HOUR
+    assert (after.astimezone(UTC).hour, after - (resumed_at + 10 * HOUR) < 24 * HOUR) == (23, True)
+
+
+def test_t5_resume_across_a_daylight_saving_change_keeps_the_local_hour(moderator):
+    zone = ZoneInfo("Europe/Madrid")  # clocks go forward on 2026-03-29 at 02:00
+    start = datetime(2026, 3, 26, 20, tzinfo=zone)
+    game = hour_game(start, "Europe/Madrid")
+    deadline = reload(game).deadline
+    assert deadline.astimezone(zone) == datetime(2026, 3, 28, 23, tzinfo=zone)
+    pause(game.pk, moderator, now=deadline - 5 * HOUR)
+    resume(game.pk, moderator, now=deadline + 20 * HOUR)  # paused 25 h, across the change
+    after = reload(game).deadline
+    assert after >= deadline + 25 * HOUR
+    assert after.astimezone(zone) == datetime(2026, 3, 30, 23, tzinfo=zone)
+
+
+def test_t5_extend_with_a_deadline_hour_moves_on_by_at_least_the_hours(moderator):
+    game = hour_game(START)
+    deadline = reload(game).deadline
+    extend(game.pk, moderator, hours=3, now=START)
+    assert reload(game).deadline == deadline + 24 * HOUR  # 23:00 + 3 h is next day's 23:00
+
+
+def test_t5_extend_while_paused_comes_back_on_resume(moderator):
+    game = running_game()
+    pause(game.pk, moderator, now=START + HOUR)
+    extend(game.pk, moderator, hours=5, now=START + 2 * HOUR)
+    resume(game.pk, moderator, now=START + 3 * HOUR)
+    assert reload(game).deadline == START + (48 + 2 + 5) * HOUR
+
+
+# Every verb is tied to the step of the page it came from, and a repeated click changes nothing.
+
+
+def test_t5_a_stale_end_now_or_extend_changes_nothing(moderator):
+    game = running_game()
+    step = reload(game).step_number
+    end_now(game.pk, moderator, step=step, now=START + HOUR)  # the first click: the nomination times out
+    before = (reload(game).deadline, reload(game).action_count, state_of(game))
+    for stale in (
+        lambda: end_now(game.pk, moderator, step=step, now=START + 2 * HOUR),  # the double click
+        lambda: extend(game.pk, moderator, hours=24, step=step, now=START + 2 * HOUR),
+        lambda: excuse(game.pk, moderator, "bob", step=step, now=START + 2 * HOUR),
+        lambda: pause(game.pk, moderator, step=step, now=START + 2 * HOUR),
+    ):
+        with pytest.raises(GameError, match="moved on since this page was loaded"):
+            stale()
+    assert (reload(game).deadline, reload(game).action_count, state_of(game)) == before
+
+
+def test_repeated_verbs_change_nothing_the_second_time(moderator):
+    game = running_game()
+    assert pause(game.pk, moderator, now=START + HOUR) is True
+    assert pause(game.pk, moderator, now=START + 2 * HOUR) is False
+    assert reload(game).paused_at == START + HOUR
+    assert resume(game.pk, moderator, now=START + 3 * HOUR) is True
+    assert excuse(game.pk, moderator, "ann", now=START + 3 * HOUR) is True
+    assert excuse(game.pk, moderator, "ann", now=START + 3 * HOUR) is False
+    assert exile(game.pk, moderator, "dan", now=START + 3 * HOUR) is True
+    assert exile(game.pk, moderator, "dan", now=START + 3 * HOUR) is False
+    make_user("zoe")
+    assert replace(game.pk, moderator, "cat", "zoe", now=START + 3 * HOUR) is True
+    assert replace(game.pk, moderator, "cat", "zoe", now=START + 3 * HOUR) is False
+    kinds = list(reload(game).events.values_list("type", flat=True))
+    assert (kinds.count("excused"), kinds.count("exile_scheduled"), kinds.count("replacement_scheduled")) == (1, 1, 1)

@@ -18,6 +18,8 @@ pytestmark = pytest.mark.django_db
 
 
 def act(client, game, action, reason="because", **fields):
+    """The form of the game's moderation page, sent for the step the page showed (the step now, by default)."""
+    fields.setdefault("step", reload(game).step_number)
     return client.post(f"/moderation/games/{game.pk}/act/", {"action": action, "reason": reason, **fields}, follow=True)
 
 
@@ -186,3 +188,57 @@ def test_healthz_and_the_alert_when_the_sweep_stopped(client):
     assert len(mail.outbox) == 1  # told once per outage
     SweepRun.record(0)
     assert client.get("/healthz").status_code == 200
+
+
+def test_a_double_click_leaves_one_announcement_and_one_audit_entry(moderator_client):
+    game = running_game(now=timezone.now())
+    post = Post.objects.create(game=game, author=make_user("ann"), body="x", html="x", created_at=timezone.now())
+    entry = Ban.objects.create(user=make_user("bob"), until=timezone.now() + timedelta(days=3), reason="r")
+    mod = moderator_client()
+    for _click in range(2):
+        last = act(mod, game, "lock", "calm down")
+        act(mod, game, "pause", "a holiday")
+        mod.post(f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "insult"})
+        mod.post(f"/moderation/bans/{entry.pk}/lift/", {"reason": "appeal"})
+    assert "Nothing changed: it was already done." in last.content.decode()
+    actions = [e.data["action"] for e in GameEvent.objects.filter(game=game, type="moderator_action")]
+    assert actions == ["thread_locked", "pause"]
+    audited = [a.action for a in AuditEntry.objects.order_by("pk")]
+    assert audited == ["lock_thread", "pause", "hide_post", "lift_ban"]
+
+
+def test_an_action_from_a_stale_page_is_refused_and_changes_nothing(moderator_client):
+    game = running_game(now=timezone.now())
+    mod = moderator_client()
+    page_step = reload(game).step_number
+    act(mod, game, "end_now", "agreed", step=page_step)  # the first click: ann's nomination times out
+    deadline = reload(game).deadline
+    for action, fields in (("end_now", {}), ("extend", {"hours": 24}), ("excuse", {"player": "bob"})):
+        response = act(mod, game, action, "double click", step=page_step, **fields)
+        assert "moved on since this page was loaded" in response.content.decode()
+    assert reload(game).deadline == deadline and state_of(game)["round"] == 2
+    assert [a.action for a in AuditEntry.objects.exclude(action="view_secrets")] == ["end_now"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"action": "explode"}, "Select a valid choice"),
+        ({"action": "extend", "hours": "lots"}, "Enter a whole number"),
+        ({"action": "extend", "hours": 0}, "greater than or equal to 1"),
+        ({"action": "excuse", "player": ""}, "Choose a player."),
+        ({"action": "replace", "player": "cat", "newcomer": ""}, "Name the account that takes the seat."),
+        ({"action": "pause", "reason": "x" * 2001}, "at most 2000 characters"),
+        ({"action": "pause", "reason": "nul\x00byte"}, "Null characters are not allowed"),
+        ({"action": "pause", "step": "one"}, "Enter a whole number"),
+    ],
+)
+def test_a_malformed_action_is_refused_with_a_message(moderator_client, fields, message):
+    game = running_game(now=timezone.now())
+    mod = moderator_client()
+    fields = {"reason": "because", "step": reload(game).step_number, **fields}
+    response = mod.post(f"/moderation/games/{game.pk}/act/", fields, follow=True)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not AuditEntry.objects.exclude(action="view_secrets").exists()
+    assert reload(game).paused_at is None

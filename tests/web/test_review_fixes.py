@@ -79,7 +79,7 @@ def test_a_moderator_who_saw_the_secrets_cannot_join_nor_be_named(client_for):
         join_game(game.pk, user("mod"), as_substitute=True)
     response = mod.post(
         f"/moderation/games/{game.pk}/act/",
-        {"action": "replace", "player": "cat", "newcomer": "mod", "reason": "x"},
+        {"action": "replace", "player": "cat", "newcomer": "mod", "reason": "x", "step": game.step_number},
         follow=True,
     )
     assert "mod has seen this game" in response.content.decode()
@@ -131,9 +131,10 @@ def test_bad_inputs_are_not_errors(client_for, client):
 
 def test_a_move_keeps_only_its_own_fields(client_for):
     game = running_game(now=timezone.now())
-    client_for("ann").post(
-        f"/games/{game.pk}/move/", {"step_number": 1, "type": "nominate", "target": "bob", "policy": "Q"}
-    )
+    ann = client_for("ann")
+    ann.post(f"/games/{game.pk}/move/", {"step_number": 1, "type": "nominate", "target": "bob", "policy": "Q"})
+    assert not ActionRecord.objects.filter(game=game).exists()  # a value no move takes: refused whole
+    ann.post(f"/games/{game.pk}/move/", {"step_number": 1, "type": "nominate", "target": "bob", "policy": "L"})
     assert ActionRecord.objects.filter(game=game).last().action == {"type": "nominate", "target": "bob", "by": "ann"}
 
 
