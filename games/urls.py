@@ -1,25 +1,27 @@
 from django.urls import path
 
+import sh_site.converters  # noqa: F401  (the <id:...> converter)
+
 from .views import lobby, notifications, panel, profile, thread
 
 app_name = "games"
 urlpatterns = [
     path("", lobby.home, name="home"),
     path("games/new/", lobby.new_game, name="new_game"),
-    path("games/<int:game_id>/", thread.thread, name="thread"),
-    path("games/<int:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
-    path("games/<int:game_id>/unread/", thread.first_unread, name="first_unread"),
-    path("games/<int:game_id>/history/", thread.secret_history, name="secret_history"),
-    path("games/<int:game_id>/replay.json", thread.replay_script, name="replay_script"),
-    path("games/<int:game_id>/join/", lobby.join, name="join"),
-    path("games/<int:game_id>/leave/", lobby.leave, name="leave"),
-    path("games/<int:game_id>/post/", thread.new_post, name="new_post"),
-    path("games/<int:game_id>/posts/<int:post_id>/edit/", thread.edit, name="edit_post"),
-    path("games/<int:game_id>/posts/<int:post_id>/history/", thread.post_history, name="post_history"),
-    path("games/<int:game_id>/move/", panel.move, name="move"),
-    path("games/<int:game_id>/claim/", panel.claim, name="claim"),
-    path("games/<int:game_id>/absence/", panel.absence, name="absence"),
-    path("games/<int:game_id>/resign/", panel.resign, name="resign"),
+    path("games/<id:game_id>/", thread.thread, name="thread"),
+    path("games/<id:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
+    path("games/<id:game_id>/unread/", thread.first_unread, name="first_unread"),
+    path("games/<id:game_id>/history/", thread.secret_history, name="secret_history"),
+    path("games/<id:game_id>/replay.json", thread.replay_script, name="replay_script"),
+    path("games/<id:game_id>/join/", lobby.join, name="join"),
+    path("games/<id:game_id>/leave/", lobby.leave, name="leave"),
+    path("games/<id:game_id>/post/", thread.new_post, name="new_post"),
+    path("games/<id:game_id>/posts/<id:post_id>/edit/", thread.edit, name="edit_post"),
+    path("games/<id:game_id>/posts/<id:post_id>/history/", thread.post_history, name="post_history"),
+    path("games/<id:game_id>/move/", panel.move, name="move"),
+    path("games/<id:game_id>/claim/", panel.claim, name="claim"),
+    path("games/<id:game_id>/absence/", panel.absence, name="absence"),
+    path("games/<id:game_id>/resign/", panel.resign, name="resign"),
     path("users/<str:username>/", profile.user_profile, name="user_profile"),
     path("profile/", profile.edit_profile, name="edit_profile"),
     path("profile/delete/", profile.delete, name="delete_account"),

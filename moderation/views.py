@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games.access import can_read
 from games.engine import GameState, secret_view, summary
@@ -253,6 +253,7 @@ def audit_log(request):
     )
 
 
+@require_GET
 def healthz(request):
     """For monitoring: 200 when the database and the broker answer and the sweep ran in the last 10 minutes."""
     report = check()

@@ -1,9 +1,15 @@
-"""Per-request settings: the signed-in user's time zone and language, and the Content-Security-Policy."""
+"""Per-request settings: the signed-in user's time zone and language, the Content-Security-Policy, and the
+refusal of malformed addresses before any view sees them."""
 
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.shortcuts import render
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+MAX_PATH = 2_000
+MAX_QUERY_VALUE = 1_000
 
 
 def user_preferences(get_response):
@@ -36,3 +42,32 @@ def content_security_policy(get_response):
         return response
 
     return middleware
+
+
+def refuse_malformed_input(get_response):
+    """An address whose path or query holds a NUL byte, or an oversize value, gets a 400 in the reader's
+    language, whatever view it was meant for: NUL is no text (PostgreSQL refuses it in a query) and an
+    unbounded search is a cost for nothing (SQLite gives up on a long LIKE pattern). Form fields are checked
+    by their forms."""
+
+    def middleware(request):
+        problem = _malformed(request)
+        if problem is not None:
+            return render(request, "400.html", {"problem": problem}, status=400)
+        return get_response(request)
+
+    return middleware
+
+
+def _malformed(request) -> str | None:
+    if "\x00" in request.path or any("\x00" in key + value for key, value in _query(request)):
+        return _("The address holds a character that is not allowed (NUL).")
+    if len(request.path) > MAX_PATH or any(len(value) > MAX_QUERY_VALUE for _key, value in _query(request)):
+        return _("The address is too long.")
+    return None
+
+
+def _query(request):
+    for key, values in request.GET.lists():
+        for value in values:
+            yield key, value

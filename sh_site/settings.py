@@ -39,6 +39,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "sh_site.middleware.user_preferences",
     "sh_site.middleware.content_security_policy",
+    "sh_site.middleware.refuse_malformed_input",
 ]
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "

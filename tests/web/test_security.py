@@ -65,3 +65,29 @@ def test_the_500_page_renders_without_a_request_context():
     from django.template.loader import render_to_string
 
     assert "Something went wrong" in render_to_string("500.html")
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("/users/%00/", "not allowed (NUL)"),
+        ("/calendar/%00.ics", "not allowed (NUL)"),
+        ("/moderation/audit/?q=%00", "not allowed (NUL)"),
+        ("/?q=" + "x" * 50_000, "too long"),
+        ("/" + "a/" * 1_500, "too long"),
+    ],
+)
+def test_a_malformed_address_gets_a_clear_400_and_changes_nothing(client, url, message):
+    response = client.get(url)
+    assert response.status_code == 400
+    assert message in response.content.decode() and "Nothing was changed." in response.content.decode()
+
+
+def test_the_400_speaks_the_readers_language():
+    response = Client(HTTP_ACCEPT_LANGUAGE="fr").get("/users/%00/")
+    assert response.status_code == 400 and "Requête invalide" in response.content.decode()
+
+
+def test_an_id_too_large_for_the_database_is_a_404(client):
+    assert client.get("/games/99999999999999999999/").status_code == 404
+    assert client.get("/games/999999999999999999/").status_code == 404

@@ -1,0 +1,17 @@
+"""Path converters. `<id:...>` is a row's primary key: 1 to 18 digits, so that a forged id too large for the
+database's 64-bit integers answers 404 like any id that does not exist, never a database error."""
+
+from django.urls import register_converter
+
+
+class RowId:
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(RowId, "id")
