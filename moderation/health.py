@@ -17,12 +17,21 @@ SWEEP_ALERT_AFTER = timedelta(minutes=10)
 
 
 def check(now: datetime | None = None) -> dict:
+    """The database, the broker, and each periodic task's last run (none for 10 minutes: stopped)."""
     now = now or timezone.now()
     report = {"database": _database(), "broker": _broker()}
-    last = SweepRun.objects.values_list("finished_at", flat=True).first()
-    report["last_sweep_seconds_ago"] = None if last is None else round((now - last).total_seconds())
-    report["sweep"] = last is not None and now - last < SWEEP_ALERT_AFTER
-    report["ok"] = report["database"] and report["broker"] and report["sweep"]
+    runs = dict(SweepRun.objects.values_list("task", "finished_at")) if report["database"] else {}
+    report["tasks"] = {}
+    for task in SweepRun.Task.values:
+        last = runs.get(task)
+        report["tasks"][task] = {
+            "last_run_seconds_ago": None if last is None else round((now - last).total_seconds()),
+            "ok": last is not None and now - last < SWEEP_ALERT_AFTER,
+        }
+    deadlines = report["tasks"][SweepRun.Task.DEADLINES]
+    report["last_sweep_seconds_ago"], report["sweep"] = deadlines["last_run_seconds_ago"], deadlines["ok"]
+    tasks_ok = all(task["ok"] for task in report["tasks"].values())
+    report["ok"] = report["database"] and report["broker"] and tasks_ok
     return report
 
 
@@ -51,7 +60,7 @@ def _broker() -> bool:
 def alert_if_stale(now: datetime | None = None) -> bool:
     """Email the moderators once when the sweep has not run for 10 minutes. True when an alert went out."""
     now = now or timezone.now()
-    last = SweepRun.objects.values_list("finished_at", flat=True).first()
+    last = SweepRun.objects.filter(task=SweepRun.Task.DEADLINES).values_list("finished_at", flat=True).first()
     if last is not None and now - last < SWEEP_ALERT_AFTER:
         return False
     if last is None and not Game.objects.filter(status=Game.Status.RUNNING).exists():

@@ -62,10 +62,15 @@ def dashboard(request):
         reports[game_id] += 1
     rows = []
     for game in games[:200]:
-        state = summary(GameState.from_dict(game.state))
         late = game.paused_at is None and game.deadline is not None and game.deadline < now - LATE
         rows.append(
-            {"game": game, "state": state, "late": late, "absences": upcoming[game.pk], "reports": reports[game.pk]}
+            {
+                "game": game,
+                "state": _summary_or_none(game),
+                "late": late,
+                "absences": upcoming[game.pk],
+                "reports": reports[game.pk],
+            }
         )
     health = check(now)
     return render(
@@ -76,9 +81,18 @@ def dashboard(request):
             "query": query,
             "health": health,
             "any_late": any(r["late"] for r in rows),
+            "any_set_aside": any(r["game"].sweep_error for r in rows),
             "open_reports": sum(reports.values()),
         },
     )
+
+
+def _summary_or_none(game: Game) -> dict | None:
+    """The dashboard lists every game, even one whose stored state is broken (the sweep sets it aside)."""
+    try:
+        return summary(GameState.from_dict(game.state))
+    except Exception:
+        return None
 
 
 @moderator_required

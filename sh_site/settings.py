@@ -127,13 +127,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
+# Four periodic tasks, each on its own so that one failing (a mail server down) never stops the others. A run
+# that could not start in time is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {
-        "task": "games.sweep_deadlines",
-        "schedule": SWEEP_INTERVAL_SECONDS,
-        # A sweep that could not start in time is dropped: the next one does the same work.
-        "options": {"expires": SWEEP_INTERVAL_SECONDS},
-    },
+    name: {"task": task, "schedule": SWEEP_INTERVAL_SECONDS, "options": {"expires": SWEEP_INTERVAL_SECONDS}}
+    for name, task in (
+        ("sweep-deadlines", "games.sweep_deadlines"),
+        ("close-lobbies", "games.close_lobbies"),
+        ("queue-reminders", "games.queue_reminders"),
+        ("send-emails", "games.send_emails"),
+    )
 }
 CELERY_BEAT_SCHEDULE_FILENAME = env_str("BEAT_SCHEDULE_FILE", str(BASE_DIR / "var" / "celerybeat-schedule"))
 

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 from allauth.account.models import EmailAddress
 from django.conf import settings as django_settings
+from django.core.cache import cache
 from django.test import Client
 from hypothesis import HealthCheck, settings
 
@@ -25,6 +26,15 @@ def _missing(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"CI must run this test: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Every test starts with an empty cache: allauth counts sign-in attempts there per address, so a test that
+    posts to the sign-in form many times would otherwise get a later test's sign-ins refused (429)."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -103,6 +103,11 @@ class Game(models.Model):
     thread_locked = models.BooleanField(default=False, help_text="a moderator closed the game thread to players")
     winner = models.CharField(max_length=10, blank=True)
     win_reason = models.CharField(max_length=20, blank=True)
+    # When the sweep could not apply this game's deadline: set aside, retried after a back-off, shown to the
+    # moderators; cleared when the sweep next succeeds.
+    sweep_failures = models.PositiveSmallIntegerField(default=0)
+    sweep_error = models.TextField(blank=True)
+    sweep_retry_at = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     lobby_closes_at = models.DateTimeField(null=True, blank=True)
@@ -256,14 +261,21 @@ class Absence(models.Model):
 
 
 class SweepRun(models.Model):
-    """When the deadline sweep last ran (one row): monitoring shows the workers are alive."""
+    """When each periodic task last finished its work (one row a task): monitoring sees which ones run."""
 
+    class Task(models.TextChoices):
+        DEADLINES = "deadlines", _("Deadlines")
+        LOBBIES = "lobbies", _("Lobbies")
+        REMINDERS = "reminders", _("Reminders")
+        OUTBOX = "outbox", _("Emails")
+
+    task = models.CharField(max_length=20, choices=Task.choices, unique=True, default=Task.DEADLINES)
     finished_at = models.DateTimeField()
     handled = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
-        return f"sweep at {self.finished_at:%Y-%m-%d %H:%M:%S} ({self.handled} handled)"
+        return f"{self.task} at {self.finished_at:%Y-%m-%d %H:%M:%S} ({self.handled} handled)"
 
     @classmethod
-    def record(cls, handled: int) -> None:
-        cls.objects.update_or_create(pk=1, defaults={"finished_at": timezone.now(), "handled": handled})
+    def record(cls, task: str, handled: int) -> None:
+        cls.objects.update_or_create(task=task, defaults={"finished_at": timezone.now(), "handled": handled})

@@ -8,9 +8,10 @@ and leaves the game to the next sweep.
 
 import logging
 from collections import defaultdict
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import SeatStatus
@@ -21,10 +22,15 @@ from .play import Change, announce, begin, finish, persist, play
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 100
+MAX_RETRY_AFTER = timedelta(hours=1)
 
 
 def sweep_due_deadlines(*, now: datetime | None = None, batch_size: int = BATCH_SIZE) -> int:
-    """Apply the outcome (T4) of every deadline that has passed. Returns how many were handled."""
+    """Apply the outcome (T4) of every deadline that has passed. Returns how many were handled.
+
+    A game whose deadline cannot be applied is set aside with the error recorded on it, and retried after a
+    back-off; it never holds up the other games.
+    """
     now = now or timezone.now()
     handled = 0
     failed: set[int] = set()
@@ -36,11 +42,17 @@ def sweep_due_deadlines(*, now: datetime | None = None, batch_size: int = BATCH_
 
 
 def _sweep_batch(now: datetime, batch_size: int, failed: set[int]) -> tuple[int, int]:
-    """Claim up to `batch_size` due games and handle them in one transaction: (claimed, handled)."""
+    """Claim up to `batch_size` due games and handle them in one transaction: (claimed, handled).
+
+    The fast path writes the whole batch at once (one executemany for the games). Should writing fail, the
+    batch's writes roll back to a savepoint and each game is handled again alone, so that only the game at
+    fault is set aside.
+    """
     with transaction.atomic():
+        due = Q(sweep_retry_at=None) | Q(sweep_retry_at__lte=now)
         games = list(
             Game.objects.select_for_update(skip_locked=True)
-            .filter(status=Game.Status.RUNNING, paused_at=None, deadline__lte=now)
+            .filter(due, status=Game.Status.RUNNING, paused_at=None, deadline__lte=now)
             .exclude(pk__in=failed)
             .order_by("deadline")[:batch_size]
         )
@@ -48,22 +60,65 @@ def _sweep_batch(now: datetime, batch_size: int, failed: set[int]) -> tuple[int,
             return 0, 0
         seats = _seats_by_game(games)
         absences = _absences_by_game(games)
-        changes = []
-        for game in games:
-            change = begin(game, now, seats[game.pk])
-            try:
-                apply_timeout(change, absences[game.pk], moment=game.deadline)
-                finish(change)  # here, so that a game whose next deadline cannot be computed fails alone
-            except Exception:
-                # One broken game must not hold up the others: it is logged, left as it was, and shows as
-                # overdue to the moderators.
-                log.exception("the deadline of game %s could not be applied", game.pk)
-                failed.add(game.pk)
-                continue
-            changes.append(change)
-        persist(changes)
+        changes, errors = [], {}
+        try:
+            with transaction.atomic():
+                for game in games:
+                    try:
+                        changes.append(_handle(game, now, seats[game.pk], absences[game.pk]))
+                    except Exception as error:
+                        errors[game.pk] = error
+                persist(changes)
+        except Exception:
+            log.exception("writing a batch of %s deadlines failed: each game is handled alone", len(games))
+            errors = {}
+            changes = _handle_alone([game.pk for game in games], now, errors)
+        _set_aside(errors, now)
+        failed.update(errors)
         announce(changes)
         return len(games), len(changes)
+
+
+def _handle(game: Game, now: datetime, seats: list[Seat], absences: list[Absence]) -> Change:
+    change = begin(game, now, seats)
+    apply_timeout(change, absences, moment=game.deadline)
+    if game.sweep_failures:
+        game.sweep_failures, game.sweep_error, game.sweep_retry_at = 0, "", None
+    finish(change)  # here, so that a game whose next deadline cannot be computed fails alone
+    return change
+
+
+def _handle_alone(game_ids: list[int], now: datetime, errors: dict) -> list[Change]:
+    """The slow path: each game from its rows again (still locked by this transaction), in its own savepoint."""
+    changes = []
+    for game in Game.objects.filter(pk__in=game_ids).order_by("deadline"):
+        try:
+            with transaction.atomic():
+                change = _handle(game, now, list(game.seats.all()), absences_of(game))
+                persist([change])
+        except Exception as error:
+            errors[game.pk] = error
+            continue
+        changes.append(change)
+    return changes
+
+
+def _set_aside(errors: dict[int, Exception], now: datetime) -> None:
+    """Each failed game: the error on record for the moderators, and its next try after a back-off."""
+    for game_id, error in errors.items():
+        log.error("the deadline of game %s could not be applied", game_id, exc_info=error)
+        failures = Game.objects.filter(pk=game_id).values_list("sweep_failures", flat=True).first() or 0
+        Game.objects.filter(pk=game_id).update(
+            sweep_failures=failures + 1,
+            sweep_error=f"{type(error).__name__}: {error}"[:2000],
+            sweep_retry_at=now + retry_after(failures + 1),
+        )
+
+
+def retry_after(failures: int) -> timedelta:
+    """1, 2, 4, ... minutes after each failure in a row, at most an hour: a broken game costs the sweep little,
+    and one mended by a deploy is caught within the hour."""
+    return min(timedelta(minutes=2 ** (failures - 1)), MAX_RETRY_AFTER)
 
 
 def apply_timeout(change: Change, absences: list[Absence], *, moment: datetime, actor=None) -> None:

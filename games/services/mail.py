@@ -101,30 +101,48 @@ def _send(rows: list[Notification], now: datetime) -> int:
             continue
         message = _message(profile, notices, games)
         messages.append((message, notices))
-    with mail.get_connection() as connection:
+    connection = mail.get_connection()
+    try:
+        connection.open()
+    except (smtplib.SMTPException, OSError):
+        # The mail server is away: everything claimed waits in the outbox for its next try.
+        log.warning("the mail server does not answer; %s emails will be retried", len(messages), exc_info=True)
+        _retry([notice for _message, notices in messages for notice in notices], now)
+        messages = []
+    try:
         for message, notices in messages:
-            try:
-                message.connection = connection
-                message.send()
-            except (smtplib.SMTPException, OSError):
-                log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
+            if _deliver(message, connection):
+                sent_rows += notices
+                records.append(_record(message, notices, now))
+            else:
                 _retry(notices, now)
-                continue
-            sent_rows += notices
-            records.append(
-                SentEmail(
-                    user_id=notices[0].user_id,
-                    to=message.to[0],
-                    subject=message.subject,
-                    kinds=",".join(sorted({n.kind for n in notices})),
-                    notifications=len(notices),
-                    sent_at=now,
-                )
-            )
+    finally:
+        connection.close()
     Notification.objects.filter(pk__in=[n.pk for n in sent_rows]).update(email=Notification.Email.SENT, sent_at=now)
     Notification.objects.filter(pk__in=[n.pk for n in skipped]).update(email=Notification.Email.SKIPPED)
     SentEmail.objects.bulk_create(records)
     return len(records)
+
+
+def _deliver(message: mail.EmailMultiAlternatives, connection) -> bool:
+    try:
+        message.connection = connection
+        message.send()
+    except (smtplib.SMTPException, OSError):
+        log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
+        return False
+    return True
+
+
+def _record(message: mail.EmailMultiAlternatives, notices: list[Notification], now: datetime) -> SentEmail:
+    return SentEmail(
+        user_id=notices[0].user_id,
+        to=message.to[0],
+        subject=message.subject,
+        kinds=",".join(sorted({n.kind for n in notices})),
+        notifications=len(notices),
+        sent_at=now,
+    )
 
 
 def _profile(user) -> Profile:

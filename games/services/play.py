@@ -42,6 +42,9 @@ GAME_FIELDS = [
     "winner",
     "win_reason",
     "finished_at",
+    "sweep_failures",
+    "sweep_error",
+    "sweep_retry_at",
 ]
 
 

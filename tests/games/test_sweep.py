@@ -118,9 +118,9 @@ def test_e5_a_substitute_takes_the_exiled_seat():
 def test_the_task_is_safe_to_deliver_twice_and_records_its_run():
     game = running_game()
     with time_machine.travel(START + 49 * HOUR, tick=False):
-        assert sweep_deadlines()["deadlines"] == 1
-        assert sweep_deadlines()["deadlines"] == 0
-        assert SweepRun.objects.get().finished_at == START + 49 * HOUR
+        assert sweep_deadlines() == 1
+        assert sweep_deadlines() == 0
+        assert SweepRun.objects.get(task="deadlines").finished_at == START + 49 * HOUR
     assert state_of(game)["round"] == 2
 
 

@@ -186,7 +186,12 @@ def test_healthz_and_the_alert_when_the_sweep_stopped(client):
     assert len(mail.outbox) == 1 and "sweep has stopped" in mail.outbox[0].subject
     client.get("/healthz")
     assert len(mail.outbox) == 1  # told once per outage
-    SweepRun.record(0)
+    SweepRun.record("deadlines", 0)
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["sweep"] is True  # the other tasks never ran
+    assert response.json()["tasks"]["outbox"] == {"last_run_seconds_ago": None, "ok": False}
+    for task in ("lobbies", "reminders", "outbox"):
+        SweepRun.record(task, 0)
     assert client.get("/healthz").status_code == 200
 
 

@@ -1,13 +1,18 @@
-"""`manage.py sweep`: apply every due deadline now (what beat's periodic task does), for cron or by hand."""
+"""`manage.py sweep`: run every periodic task once now (what beat schedules), for cron or by hand."""
 
 from django.core.management.base import BaseCommand
 
-from games.tasks import sweep_deadlines
+from games.tasks import close_lobbies, queue_reminders_task, send_emails, sweep_deadlines
 
 
 class Command(BaseCommand):
-    help = "Apply the outcome of every deadline that has passed, and close lobbies that did not fill."
+    help = "Apply every deadline that has passed, close lobbies that did not fill, queue reminders, send emails."
 
     def handle(self, *args, **options):
-        result = sweep_deadlines()
-        self.stdout.write(f"{result['deadlines']} deadlines handled, {result['lobbies_closed']} lobbies closed")
+        deadlines = sweep_deadlines()
+        lobbies = close_lobbies()
+        reminders = queue_reminders_task()
+        emails = send_emails()
+        self.stdout.write(
+            f"{deadlines} deadlines handled, {lobbies} lobbies closed, {reminders} reminders, {emails} emails sent"
+        )
