@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.access import can_read
 from games.engine import GameState, secret_view, summary
-from games.models import Absence, Game, Post, Seat
+from games.models import Absence, Game, Post, Seat, SweepRun
 from games.services.records import STARTED
 from games.views.common import load, submit
 
@@ -82,6 +82,11 @@ def dashboard(request):
             "health": health,
             "any_late": any(r["late"] for r in rows),
             "any_set_aside": any(r["game"].sweep_error for r in rows),
+            "stopped_tasks": [
+                SweepRun.Task(task).label
+                for task, run in health["tasks"].items()
+                if not run["ok"] and task != SweepRun.Task.DEADLINES  # said in its own words above
+            ],
             "open_reports": sum(reports.values()),
         },
     )

@@ -247,3 +247,24 @@ def test_a_malformed_action_is_refused_with_a_message(moderator_client, fields, 
     assert message in response.content.decode()
     assert not AuditEntry.objects.exclude(action="view_secrets").exists()
     assert reload(game).paused_at is None
+
+
+@pytest.mark.parametrize("target", ["0", "-1", "<b>", "//evil.example/", "https://evil.example/", ""])
+def test_the_post_visibility_form_goes_back_only_to_a_page_of_this_site(moderator_client, target):
+    game = running_game(now=timezone.now())
+    post = Post.objects.create(game=game, author=make_user("ann"), body="x", html="x", created_at=timezone.now())
+    response = moderator_client().post(
+        f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "insult", "next": target}
+    )
+    assert (response.status_code, response["Location"]) == (302, "/moderation/reports/")
+    assert Post.objects.get().hidden_at is not None
+
+
+def test_the_post_visibility_form_goes_back_to_the_page_it_came_from(moderator_client):
+    game = running_game(now=timezone.now())
+    post = Post.objects.create(game=game, author=make_user("ann"), body="x", html="x", created_at=timezone.now())
+    back = f"/games/{game.pk}/#post-{post.pk}"
+    response = moderator_client().post(
+        f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "insult", "next": back}
+    )
+    assert response["Location"] == back
