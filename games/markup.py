@@ -17,10 +17,11 @@ def render(text: str, *, mentionable: set[str] = frozenset()) -> str:
     source = text.replace("&", "&amp;").replace("<", "&lt;")  # raw HTML is shown as text, never interpreted
 
     def link(match: re.Match) -> str:
-        name = match.group(1)
-        if name not in mentionable:
+        name = known_name(match.group(1), mentionable)
+        if name is None:
             return match.group(0)
-        return f"[@{name}]({reverse('games:user_profile', args=[name])})"
+        rest = match.group(1)[len(name) :]
+        return f"[@{name}]({reverse('games:user_profile', args=[name])}){rest}"
 
     html = markdown.markdown(MENTION.sub(link, source), extensions=["fenced_code", "nl2br", "sane_lists"])
     return nh3.clean(
@@ -33,7 +34,20 @@ def render(text: str, *, mentionable: set[str] = frozenset()) -> str:
 
 
 def mentions(text: str, mentionable: set[str]) -> set[str]:
-    return {name for name in MENTION.findall(text) if name in mentionable}
+    found = (known_name(candidate, mentionable) for candidate in MENTION.findall(text))
+    return {name for name in found if name is not None}
+
+
+def known_name(candidate: str, mentionable: set[str]) -> str | None:
+    """The longest name in `mentionable` that `candidate` is, once punctuation that may end a sentence is
+    taken off its end one character at a time: "@boris7." names boris7, unless "boris7." is a name itself."""
+    while candidate:
+        if candidate in mentionable:
+            return candidate
+        if candidate[-1] not in ".+-":
+            return None
+        candidate = candidate[:-1]
+    return None
 
 
 def quote(text: str) -> str:

@@ -127,6 +127,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
+# Posting limits per person and game: far above a heated discussion, low enough to stop a flood.
+POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 8)
+POSTS_PER_HOUR = env_int("POSTS_PER_HOUR", 120)
 # Four periodic tasks, each on its own so that one failing (a mail server down) never stops the others. A run
 # that could not start in time is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULE = {

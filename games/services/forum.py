@@ -2,6 +2,7 @@
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,8 +18,6 @@ from .play import lock_game
 
 EDIT_WINDOW = timedelta(minutes=15)
 MAX_LENGTH = 20_000
-# Rate limits: at most this many posts by one person in one game within each window.
-RATE_LIMITS = ((timedelta(seconds=20), 2), (timedelta(hours=1), 60))
 CLAIM_CARDS = {Claim.Office.PRESIDENT: 3, Claim.Office.CHANCELLOR: 2}
 
 
@@ -133,7 +132,9 @@ def _check_body(body: str) -> str:
 
 
 def _check_rate(game: Game, user, now: datetime) -> None:
-    for window, limit in RATE_LIMITS:
+    """At most POSTS_PER_MINUTE and POSTS_PER_HOUR posts by one person in one game (settings)."""
+    limits = ((timedelta(minutes=1), settings.POSTS_PER_MINUTE), (timedelta(hours=1), settings.POSTS_PER_HOUR))
+    for window, limit in limits:
         if Post.objects.filter(game=game, author=user, created_at__gt=now - window).count() >= limit:
             raise GameError(_("You are posting too fast: wait a little and try again."))
 

@@ -22,7 +22,7 @@ from games.services import GameError
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.transfer import export_script
 
-from .common import load, refused
+from .common import load
 
 PAGE_SIZE = 25
 
@@ -30,14 +30,7 @@ PAGE_SIZE = 25
 def thread(request, game_id: int, graveyard: bool = False):
     game, state, viewer = load(request, game_id)
     name = Post.Thread.GRAVEYARD if graveyard else Post.Thread.MAIN
-    if not can_read(game, viewer, name):
-        raise PermissionDenied(_("The living cannot read the graveyard."))
-    posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
-    page = Paginator(posts, PAGE_SIZE).get_page(request.GET.get("page"))
-    entries = _with_announcements(game, page, name)
-    # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
-    last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
-    mark_read(request.user, game, name, last)
+    posts = Post.objects.filter(game=game, thread=name)
     quote_of = request.GET.get("quote", "")
     quoting = posts.filter(pk=int(quote_of), hidden_at=None).first() if quote_of.isdigit() else None
     form = PostForm(
@@ -47,6 +40,19 @@ def thread(request, game_id: int, graveyard: bool = False):
             "body": quote(quoting.body) if quoting else "",
         }
     )
+    return _thread_page(request, game, state, viewer, name, form, request.GET.get("page"))
+
+
+def _thread_page(request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200):
+    if not can_read(game, viewer, name):
+        raise PermissionDenied(_("The living cannot read the graveyard."))
+    posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
+    paginator = Paginator(posts, PAGE_SIZE)
+    page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
+    entries = _with_announcements(game, page, name)
+    # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
+    last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
+    mark_read(request.user, game, name, last)
     events = list(GameEvent.objects.filter(game=game).order_by("index")) if state else []
     context = {
         "game": game,
@@ -61,7 +67,7 @@ def thread(request, game_id: int, graveyard: bool = False):
         "panel": private_panel(game, state, viewer.seat.number) if (state and viewer.is_player) else None,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
     }
-    return render(request, "games/thread.html", context)
+    return render(request, "games/thread.html", context, status=status)
 
 
 def _with_announcements(game, page, thread: str) -> list[dict]:
@@ -97,16 +103,15 @@ def first_unread(request, game_id: int):
 @login_required
 @require_POST
 def new_post(request, game_id: int):
-    game, _state, _viewer = load(request, game_id)
+    """A post; when it is refused, the thread is shown again with the text still in the form, never lost."""
+    game, state, viewer = load(request, game_id)
     form = PostForm(request.POST)
-    back = reverse(
-        "games:graveyard" if request.POST.get("thread") == Post.Thread.GRAVEYARD else "games:thread", args=[game.pk]
-    )
+    name = Post.Thread.GRAVEYARD if request.POST.get("thread") == Post.Thread.GRAVEYARD else Post.Thread.MAIN
     if not form.is_valid():
         messages.error(
             request, _("The post was not saved: %(errors)s") % {"errors": " ".join(form.errors.get("body", []))}
         )
-        return redirect(back)
+        return _thread_page(request, game, state, viewer, name, form, "last", status=400)
     try:
         post = post_message(
             game.pk,
@@ -116,7 +121,9 @@ def new_post(request, game_id: int):
             quote_of=form.cleaned_data["quote_of"],
         )
     except GameError as error:
-        return refused(request, error, back)
+        messages.error(request, str(error))
+        return _thread_page(request, game, state, viewer, name, form, "last", status=409)
+    back = reverse("games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread", args=[game.pk])
     page = -(-Post.objects.filter(game=game, thread=post.thread, created_at__lte=post.created_at).count() // PAGE_SIZE)
     return redirect(f"{back}?page={page}#post-{post.pk}")
 

@@ -132,7 +132,8 @@ def test_jump_to_first_unread(client_for):
     assert ann.get(f"/games/{game.pk}/unread/").url.endswith(f"#post-{Post.objects.get(body='p0').pk}")
 
 
-def test_rate_limit_on_posting(client_for):
+def test_rate_limit_on_posting(client_for, settings):
+    settings.POSTS_PER_MINUTE = 2
     now = timezone.now()
     game = running_game(now=now)
     ann = client_for("ann")
@@ -168,3 +169,31 @@ def test_r27_the_seed_and_the_replay_script_are_published_at_the_end(client):
     status, replayed = replay_script(script)
     assert status == 0
     assert replayed["state"] == summary(GameState.from_dict(Game.objects.get(pk=game.pk).state))
+
+
+def test_a_refused_post_keeps_its_text(client_for, settings):
+    settings.POSTS_PER_MINUTE = 1
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    post(ann, game, "first")
+    response = post(ann, game, "a long and heated argument about bob")
+    page = response.content.decode()
+    assert response.status_code == 409 and "posting too fast" in page
+    assert "a long and heated argument about bob</textarea>" in page
+    assert Post.objects.count() == 1
+
+
+def test_a_post_during_the_legislative_session_keeps_its_text(client_for):
+    game = running_game(actions=governments(("ann", "bob"))[:6], now=timezone.now())  # R18: the session is on
+    response = post(client_for("cat"), game, "bob is lying")
+    assert "closed during the legislative session" in response.content.decode()
+    assert "bob is lying</textarea>" in response.content.decode()
+
+
+def test_normal_talk_is_never_too_fast(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    with time_machine.travel(timezone.now(), tick=False):
+        for number in range(6):  # six answers in one minute
+            assert post(ann, game, f"reply {number}").status_code == 200
+    assert Post.objects.count() == 6
