@@ -13,6 +13,7 @@ if not SECRET_KEY:
     raise ValueError("SECRET_KEY must be set when DEBUG is off")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+SITE_NAME = env_str("SITE_NAME", "Secret Hitler by post")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -78,7 +79,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_ADAPTER = "sh_site.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"email", "username"}  # signing up asks for both: either signs in
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 LOGIN_REDIRECT_URL = "/"

@@ -43,3 +43,46 @@ def test_email_and_password_pages_for_the_signed_in(client_for):
     ann = client_for("ann")
     assert ann.get("/accounts/email/").status_code == 200
     assert ann.get("/accounts/password/change/").status_code == 200
+
+
+def test_sign_in_with_the_username_or_the_email(client):
+    from allauth.account.models import EmailAddress
+
+    from tests.factories import make_user
+
+    user = make_user("boris7", password="a-long-pass-phrase-9")
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    for login in ("boris7", "boris7@example.com"):
+        client.logout()
+        response = client.post("/accounts/login/", {"login": login, "password": "a-long-pass-phrase-9"})
+        assert response.status_code == 302, login
+        assert "_auth_user_id" in client.session
+
+
+def test_account_emails_sign_as_the_site_whatever_the_host(client, settings):
+    settings.SITE_URL = "https://sh.example.org"
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "newbie@example.com",
+            "username": "newbie",
+            "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9",
+        },
+        HTTP_HOST="127.0.0.1:8123",
+    )
+    message = mail.outbox[0]
+    assert message.subject.startswith("[Secret Hitler by post] ")
+    assert "127.0.0.1:8123" not in message.subject
+    assert "Secret Hitler by post" in message.body
+
+
+def test_make_run_points_links_at_the_host_it_serves():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "--no-print-directory", "-n", "run", "HOST=127.0.0.1:8123"], cwd=root, capture_output=True, text=True
+    )
+    assert 'SITE_URL="${SITE_URL:-http://127.0.0.1:8123}"' in dry.stdout
