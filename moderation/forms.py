@@ -27,10 +27,13 @@ class GameActionForm(forms.Form):
     hours = forms.IntegerField(required=False, min_value=1, max_value=720)
     player = forms.CharField(required=False, max_length=NAME_LENGTH)
     newcomer = forms.CharField(required=False, max_length=NAME_LENGTH)
+    confirm = forms.BooleanField(required=False)
 
     def clean(self):
         data = super().clean()
         action = data.get("action")
+        if action == "cancel" and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to confirm: cancelling a game cannot be undone."))
         if action == "extend" and data.get("hours") is None:
             self.add_error("hours", _("An extension is from 1 hour to 30 days."))
         if action in NEEDS_PLAYER and not data.get("player"):

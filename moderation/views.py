@@ -119,7 +119,9 @@ def game_page(request, game_id: int):
         "reports": Report.objects.filter(post__game=game).select_related("post", "reporter"),
         "audit": AuditEntry.objects.filter(game=game)[:50],
         "shared_ips": shared_addresses([seat.user for seat in seats if seat.user]),
-        "players": [seat.name for seat in seats if seat.active and seat.number is not None],
+        # Excuse, exile and replace name a living player (E8): the dead and the exiled are not offered.
+        "players": [seat.name for seat in state.seats if seat.alive] if state else [],
+        "out_of_play": {seat.name: str(seat.status) for seat in state.seats if not seat.alive} if state else {},
         "now": timezone.now(),
     }
     return render(request, "moderation/game.html", context)

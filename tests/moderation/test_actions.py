@@ -74,8 +74,21 @@ def test_excuse_exile_and_cancel(moderator_client):
     s = state_of(game)
     assert s["missed"]["ann"] == 0 and s["exiled"] == ["dan"]
     assert AuditEntry.objects.filter(action="exile", target_name="dan").exists()
-    act(mod, game, "cancel", "abandoned")
+    response = act(mod, game, "cancel", "abandoned")
+    assert "Tick the box to confirm" in response.content.decode()
+    assert reload(game).status == Game.Status.RUNNING
+    act(mod, game, "cancel", "abandoned", confirm="yes")
     assert reload(game).status == Game.Status.CANCELLED
+
+
+def test_the_seat_table_marks_the_executed_and_offers_only_the_living(moderator_client):
+    from tests.web.test_thread_views import EXECUTED
+
+    game = running_game(actions=EXECUTED)  # dan executed eve
+    page = moderator_client().get(f"/moderation/games/{game.pk}/").content.decode()
+    seat_row = page[page.index("<td>eve</td>") : page.index("</tr>", page.index("<td>eve</td>"))]
+    assert "<strong>executed</strong>" in seat_row
+    assert "<option>eve</option>" not in page and "<option>dan</option>" in page
 
 
 def test_replacement_keeps_the_seat_role_knowledge_and_history(moderator_client):
