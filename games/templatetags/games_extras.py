@@ -1,7 +1,7 @@
 """Template filters of the site."""
 
 from django import template
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
 
 register = template.Library()
@@ -18,3 +18,9 @@ def when(moment) -> str:
     if offset == "+0000":
         return text if text.endswith("UTC") else f"{text} (UTC)"
     return f"{text} (UTC{offset[:3]}:{offset[3:]})"
+
+
+@register.simple_tag
+def colon() -> str:
+    """The colon after a label, as the page's language writes it: French sets a no-break space before it."""
+    return "\u00a0:" if (translation.get_language() or "").startswith("fr") else ":"

@@ -91,3 +91,30 @@ def test_the_400_speaks_the_readers_language():
 def test_an_id_too_large_for_the_database_is_a_404(client):
     assert client.get("/games/99999999999999999999/").status_code == 404
     assert client.get("/games/999999999999999999/").status_code == 404
+
+
+def test_a_403_is_logged_once_without_a_traceback(client_for):
+    import logging
+
+    from sh_site.logs import NoTracebackForClientErrors
+    from tests.factories import running_game
+
+    root = logging.getLogger()
+    console = [h for h in root.handlers if any(isinstance(f, NoTracebackForClientErrors) for f in h.filters)]
+    assert len(console) == 1 and logging.getLogger("django").handlers == []  # one way out, through the filter
+    records = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            records.append(record)
+
+    collect = Collect()
+    collect.filters = console[0].filters
+    root.addHandler(collect)
+    try:
+        game = running_game()
+        assert client_for("ann").get(f"/games/{game.pk}/graveyard/").status_code == 403
+    finally:
+        root.removeHandler(collect)
+    forbidden = [record for record in records if "Forbidden" in record.getMessage()]
+    assert len(forbidden) == 1 and forbidden[0].exc_info is None

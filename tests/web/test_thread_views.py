@@ -197,3 +197,12 @@ def test_normal_talk_is_never_too_fast(client_for):
         for number in range(6):  # six answers in one minute
             assert post(ann, game, f"reply {number}").status_code == 200
     assert Post.objects.count() == 6
+
+
+def test_jump_to_the_first_unread_post_only_for_a_reader_with_posts_to_read(client, client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    assert "Jump to the first unread post" not in ann.get(f"/games/{game.pk}/").content.decode()  # nothing said
+    post(ann, game, "hello")
+    assert "Jump to the first unread post" in ann.get(f"/games/{game.pk}/").content.decode()
+    assert "Jump to the first unread post" not in client.get(f"/games/{game.pk}/").content.decode()  # anonymous

@@ -47,3 +47,17 @@ def test_pages_speak_the_chosen_language(db, language):
     with translation.override(language):
         assert translation.gettext("Open for sign-ups") != "Open for sign-ups"
         assert translation.gettext("Open for sign-ups") in page.content.decode()
+
+
+def test_french_labels_take_a_no_break_space_before_the_colon(db):
+    from tests.factories import make_user, running_game
+
+    game = running_game()
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    client.force_login(make_user("ann"))
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Votre rôle\u00a0:" in page
+    assert not re.search(r"\w: ", re.sub(r"<[^>]+>", " ", page.split("<main", 1)[1])), "a colon with no space before"
+    english = Client(HTTP_ACCEPT_LANGUAGE="en")
+    english.force_login(make_user("ann"))
+    assert "Your role:" in english.get(f"/games/{game.pk}/").content.decode()
