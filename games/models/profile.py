@@ -37,6 +37,31 @@ class Profile(models.Model):
         return self.display_name or self.user.get_username()
 
     @classmethod
-    def of(cls, user) -> "Profile":
-        profile, _ = cls.objects.get_or_create(user=user)
+    def of(cls, user, request=None) -> "Profile":
+        """The user's profile, made now if they have none, in the language and time zone `request` shows."""
+        profile, _ = cls.objects.get_or_create(user=user, defaults=cls.defaults_from(request))
         return profile
+
+    @classmethod
+    def for_reading(cls, user, request=None) -> "Profile":
+        """The user's profile, or an unsaved one with what `request` shows of them: a page that only reads
+        writes nothing, not even a profile on a first visit."""
+        try:
+            return cls.objects.get(user=user)
+        except cls.DoesNotExist:
+            return cls(user=user, **cls.defaults_from(request))
+
+    @staticmethod
+    def defaults_from(request) -> dict:
+        """The language the person reads the site in (their browser's, or the one they chose in the menu), and
+        the time zone their browser gave (a cookie the site's script sets), when it is a real one."""
+        if request is None:
+            return {}
+        defaults = {}
+        language = getattr(request, "LANGUAGE_CODE", "")
+        if language in dict(settings.LANGUAGES):
+            defaults["language"] = language
+        zone = request.COOKIES.get("tz", "")
+        if zone in available_timezones():
+            defaults["time_zone"] = zone
+        return defaults

@@ -71,9 +71,9 @@ def _event(game: Game, round_number: int, duty: str, deadline, owed: str) -> Eve
     return event
 
 
-def new_calendar_token(user) -> str:
+def new_calendar_token(user, request=None) -> str:
     """A new secret address for the user's feed; the old one stops working."""
     token = secrets.token_urlsafe(32)
-    Profile.of(user)
+    Profile.of(user, request)
     Profile.objects.filter(user=user).update(calendar_token=token)
     return token

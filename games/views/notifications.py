@@ -47,7 +47,7 @@ def calendar_feed(request, token: str):
 @login_required
 @require_POST
 def renew_calendar(request):
-    new_calendar_token(request.user)
+    new_calendar_token(request.user, request)
     messages.success(request, _("Your calendar has a new secret address; the old one no longer works."))
     return redirect("games:edit_profile")
 

@@ -14,7 +14,6 @@ from games.forms import ProfileForm
 from games.models import Game, Profile
 from games.services import participation_record
 from games.services.accounts import delete_account
-from games.services.calendar import new_calendar_token
 
 
 def user_profile(request, username: str):
@@ -24,26 +23,34 @@ def user_profile(request, username: str):
     return render(
         request,
         "games/user_profile.html",
-        {"profile_user": user, "profile": Profile.of(user), "record": participation_record(user), "seats": seats},
+        {
+            "profile_user": user,
+            "profile": Profile.for_reading(user),
+            "record": participation_record(user),
+            "seats": seats,
+        },
     )
 
 
 @login_required
 def edit_profile(request):
-    profile = Profile.of(request.user)
+    if request.method == "POST":
+        profile = Profile.of(request.user, request)
+    else:
+        profile = Profile.for_reading(request.user, request)  # shown, not made: it is made when saved
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Your profile is saved."))
         return redirect("games:edit_profile")
-    calendar = profile.calendar_token or new_calendar_token(request.user)
+    calendar = profile.calendar_token
     return render(
         request,
         "games/edit_profile.html",
         {
             "form": form,
             "record": participation_record(request.user),
-            "calendar_url": request.build_absolute_uri(reverse("games:calendar", args=[calendar])),
+            "calendar_url": request.build_absolute_uri(reverse("games:calendar", args=[calendar])) if calendar else "",
         },
     )
 
@@ -65,5 +72,5 @@ def choose_language(request):
     """The language switcher: remembered in the profile once signed in, in a cookie before."""
     language = request.POST.get("language")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
-        Profile.objects.filter(pk=Profile.of(request.user).pk).update(language=language)
+        Profile.objects.filter(pk=Profile.of(request.user, request).pk).update(language=language)
     return set_language(request)

@@ -1,12 +1,21 @@
 // Progressive enhancement only: every page works without JavaScript.
-// Countdowns: <time data-countdown datetime="ISO"> shows the time left, refreshed every minute.
+// Countdowns: <time data-countdown datetime="ISO"> shows the time left, refreshed every minute, in the page's
+// language (the browser's Intl names the units: "2 jours et 3 heures", "2 dni i 3 godziny").
 (function () {
+  var lang = document.documentElement.lang || "en";
+  function unit(value, name) {
+    return new Intl.NumberFormat(lang, { style: "unit", unit: name, unitDisplay: "long" }).format(value);
+  }
   function left(target) {
     var ms = Date.parse(target) - Date.now();
-    if (isNaN(ms)) return null;
-    if (ms <= 0) return "0m";
-    var minutes = Math.floor(ms / 60000), days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60);
-    return (days ? days + "d " : "") + (days || hours ? hours + "h " : "") + (minutes % 60) + "m";
+    if (isNaN(ms) || typeof Intl === "undefined" || !Intl.ListFormat) return null;
+    var minutes = Math.max(0, Math.floor(ms / 60000));
+    var days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60);
+    // Two units at most, as the server writes it: days and hours, or hours and minutes, or minutes.
+    var parts = days ? [unit(days, "day"), unit(hours, "hour")]
+      : hours ? [unit(hours, "hour"), unit(minutes % 60, "minute")]
+      : [unit(minutes, "minute")];
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(parts);
   }
   function tick() {
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
@@ -17,4 +26,12 @@
   }
   tick();
   setInterval(tick, 60000);
+})();
+
+// The browser's time zone, for the profile a new account is given (read when the account is made).
+(function () {
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone) document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+  } catch (e) { /* no Intl: the profile keeps UTC */ }
 })();

@@ -13,25 +13,15 @@ from pathlib import Path
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.db import connections
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from games.engine import GameState, secret_view
 from games.models import Game
-from tests.conftest import CHROMIUM
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
 PASSWORD = "pw-for-the-browser-1"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 MAX_MOVES = 300
 ROLE_TEXT = {"liberal": "Liberal", "fascist": "Fascist", "hitler": "Hitler"}
@@ -46,19 +36,6 @@ class Player:
     @property
     def panel(self):
         return self.page.locator("section#panel")
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API keeps an event loop running in this thread, so Django takes the test's (synchronous)
-    # queries for async code: allow them. They also get a database connection of their own, closed here, before the
-    # loop stops, or it would keep the test database open when it is dropped.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
-        connections.close_all()
 
 
 def make_user(name: str) -> None:

@@ -54,7 +54,10 @@ def test_preferences_on_the_profile_page(client_for):
 
 def test_the_calendar_feed_has_every_deadline_owed_with_stable_uids(client_for, client):
     game = running_game()
-    page = client_for("ann").get("/profile/").content.decode()
+    ann = client_for("ann")
+    assert "Make my calendar address" in ann.get("/profile/").content.decode()  # none until asked for
+    ann.post("/profile/calendar/")
+    page = ann.get("/profile/").content.decode()
     url = page.split('readonly value="')[1].split('"')[0].replace("http://testserver", "")
     feed = icalendar.Calendar.from_ical(client.get(url).content)
     events = {str(e["uid"]): e for e in feed.walk("VEVENT")}
@@ -78,7 +81,7 @@ def test_the_calendar_lists_only_what_the_reader_owes(client_for, client):
 
 def test_a_replaced_calendar_address_stops_working(client_for, client):
     ann = client_for("ann")
-    ann.get("/profile/")
+    ann.post("/profile/calendar/")
     old = Profile.objects.get(user__username="ann").calendar_token
     ann.post("/profile/calendar/")
     assert client.get(f"/calendar/{old}.ics").status_code == 404

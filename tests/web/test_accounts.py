@@ -86,3 +86,52 @@ def test_make_run_points_links_at_the_host_it_serves():
         ["make", "--no-print-directory", "-n", "run", "HOST=127.0.0.1:8123"], cwd=root, capture_output=True, text=True
     )
     assert 'SITE_URL="${SITE_URL:-http://127.0.0.1:8123}"' in dry.stdout
+
+
+def test_a_french_sign_up_stays_french_after_visiting_the_profile(client):
+    from games.models import Profile
+
+    client.cookies["tz"] = "Europe/Paris"
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "amelie@example.com",
+            "username": "amelie",
+            "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9",
+        },
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    profile = Profile.objects.get(user__username="amelie")
+    assert (profile.language, profile.time_zone) == ("fr", "Europe/Paris")
+    link = re.search(r"/accounts/confirm-email/[^\s]+", mail.outbox[0].body).group(0)
+    client.post(link, HTTP_ACCEPT_LANGUAGE="fr")
+    client.post("/accounts/login/", {"login": "amelie", "password": "a-long-pass-phrase-9"})
+    assert "Votre profil" in client.get("/profile/").content.decode()
+    assert 'lang="fr"' in client.get("/").content.decode()  # no English header or language from the visit
+
+
+def test_a_page_that_only_reads_makes_no_profile(client_for):
+    from games.models import Profile
+
+    client = client_for("nadia")
+    Profile.objects.filter(user__username="nadia").delete()
+    for url in ("/profile/", "/users/nadia/", "/"):
+        assert client.get(url, HTTP_ACCEPT_LANGUAGE="es").status_code == 200
+    assert not Profile.objects.filter(user__username="nadia").exists()
+
+
+def test_a_bogus_time_zone_cookie_is_ignored(client):
+    from games.models import Profile
+
+    client.cookies["tz"] = "Mars/Olympus"
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "m@example.com",
+            "username": "m",
+            "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9",
+        },
+    )
+    assert Profile.objects.get(user__username="m").time_zone == "UTC"

@@ -61,3 +61,71 @@ def test_french_labels_take_a_no_break_space_before_the_colon(db):
     english = Client(HTTP_ACCEPT_LANGUAGE="en")
     english.force_login(make_user("ann"))
     assert "Your role:" in english.get(f"/games/{game.pk}/").content.decode()
+
+
+TEMPLATES = ROOT / "templates"
+_LITERAL = r"u'(?:[^'\\]|\\.)*'"
+_CALLS = re.compile(
+    rf"\b(gettext|pgettext|ngettext|npgettext)\(({_LITERAL})(?:, ({_LITERAL}))?(?:, ({_LITERAL}))?(?:, \w+)?\)"
+)
+
+
+def template_strings() -> set[tuple[str | None, str]]:
+    """Every (context, msgid) the site's templates translate, found the way makemessages finds them."""
+    import ast
+
+    from django.utils.translation.template import templatize
+
+    found = set()
+    for path in sorted(TEMPLATES.rglob("*.html")) + sorted(TEMPLATES.rglob("*.txt")):
+        for call, *literals in _CALLS.findall(templatize(path.read_text(), origin=str(path))):
+            strings = [ast.literal_eval(literal) for literal in literals if literal]
+            context = strings.pop(0) if call.startswith(("pgettext", "npgettext")) else None
+            found.add((context, strings[0]))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_template_string_is_translated(language):
+    po = catalogue(language)
+    translated = {(entry.msgctxt, entry.msgid) for entry in po.translated_entries()}
+    strings = template_strings()
+    assert len(strings) > 300
+    assert sorted(strings - translated, key=str) == []
+
+
+ENGLISH = re.compile(
+    r"\b(the|and|your|you|Round|Deadline|Waiting|Reply|hours|Visibility|timeout|Missing|left|Lobby|Players|"
+    r"Sign|Join|with|this|game|Liberal|Fascist|policy|Profile)\b"
+)
+
+
+def visible_text(html: str) -> str:
+    body = html.split("<body", 1)[1]
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", body)
+
+
+def test_no_english_word_on_a_french_page(db):
+    from django.contrib.auth.models import Group
+
+    from games.services.transfer import import_script
+    from tests.factories import governments, make_user, script
+
+    game = import_script(script(actions=governments(("ann", "bob"))[:6]), name="Partie de test")
+    player = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    player.force_login(make_user("bob"))  # the chancellor: a panel with cards to enact
+    zoe = make_user("zoe")
+    zoe.groups.add(Group.objects.get(name="moderators"))
+    moderator = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    moderator.force_login(zoe)
+    pages = {
+        player: ["/", f"/games/{game.pk}/", "/games/new/", "/profile/", "/notifications/", "/users/bob/"],
+        moderator: ["/moderation/", f"/moderation/games/{game.pk}/", "/moderation/reports/", "/moderation/audit/"],
+    }
+    for client, urls in pages.items():
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            text = visible_text(response.content.decode())
+            assert ENGLISH.findall(text) == [], (url, ENGLISH.findall(text))
