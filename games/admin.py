@@ -76,6 +76,20 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     raw_id_fields = ("created_by",)
 
+    def lookup_allowed(self, lookup, value, request=None):
+        # Filtering by the secret fields would read them a bit at a time (?seed__lt=..., ?state__seats__0__role=).
+        if lookup.split("__")[0] in SECRET_FIELDS:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = self.get_object(request, object_id)
+        if game is not None and game.status == Game.Status.RUNNING and not self.get_exclude(request, game):
+            from moderation.services import audit  # the secrets are shown: on the record, as on the moderation page
+
+            audit(request.user, "view_secrets", "opened the game in the admin", game=game)
+        return super().change_view(request, object_id, form_url, extra_context)
+
     def get_exclude(self, request, obj=None):
         # Secrets: only superusers see the engine state of a game that is not over, unless they are in it.
         under_way = obj is None or obj.status in UNDER_WAY

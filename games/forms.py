@@ -64,6 +64,12 @@ class GameForm(forms.ModelForm):
             "lobby_days": _("days for the lobby to fill"),
         }
 
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if any(ord(character) < 32 for character in name):  # a line break would break the emails' subjects
+            raise forms.ValidationError(_("A game's name is one line of text."))
+        return name
+
     def clean(self):
         cleaned = super().clean()
         for name in self.Meta.fields:

@@ -9,7 +9,7 @@ GAME_ACTIONS = ("pause", "resume", "extend", "end_now", "excuse", "exile", "repl
 NEEDS_PLAYER = ("excuse", "exile", "replace")
 NAME_LENGTH = 150  # a user name's longest
 TEXT_LENGTH = 2000
-SEARCH_LENGTH = 100
+SEARCH_LENGTH = 1000  # the middleware refuses longer query values with a message
 
 
 def reason_field() -> forms.CharField:
@@ -28,6 +28,7 @@ class GameActionForm(forms.Form):
     player = forms.CharField(required=False, max_length=NAME_LENGTH)
     newcomer = forms.CharField(required=False, max_length=NAME_LENGTH)
     confirm = forms.BooleanField(required=False)
+    deadline = forms.DateTimeField(required=False)  # extend: the deadline the page showed
 
     def clean(self):
         data = super().clean()

@@ -105,8 +105,8 @@ def _resume(moderator, game, *, step, now):
     return interventions.resume(game.pk, moderator, step=step, now=now)
 
 
-def _extend(moderator, game, *, step, now, hours):
-    interventions.extend(game.pk, moderator, hours=hours, step=step, now=now)
+def _extend(moderator, game, *, step, now, hours, deadline=None):
+    interventions.extend(game.pk, moderator, hours=hours, step=step, seen_deadline=deadline, now=now)
     return True
 
 
@@ -192,7 +192,12 @@ def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> bool:
 def end_absence(moderator, absence_id: int, reason: str) -> bool:
     reason = _reason(reason)
     with transaction.atomic():
-        absence = Absence.objects.select_related("seat__game", "seat__user").filter(pk=absence_id).first()
+        absence = (
+            Absence.objects.select_for_update(of=("self",))  # two clicks at once: the second finds it ended
+            .select_related("seat__game", "seat__user")
+            .filter(pk=absence_id)
+            .first()
+        )
         if absence is None:  # withdrawn before it began, by a click before this one
             return False
         access_game(moderator, absence.seat.game_id)
@@ -240,18 +245,23 @@ def resolve_report(moderator, report_id: int, resolution: str) -> bool:
         return True
 
 
-def ban(moderator, user, days: int, reason: str) -> Ban:
+def ban(moderator, user, days: int, reason: str) -> bool:
+    """Ban from joining games for `days`; returns False when a ban in force already lasts at least as long
+    (a repeated click makes no second ban)."""
     reason = _reason(reason)
     if not is_moderator(moderator):
         raise PermissionDenied
     if not 1 <= days <= 3650:
         raise GameError(_("A ban lasts from 1 day to 10 years."))
+    now = timezone.now()
+    until = now + timedelta(days=days)
     with transaction.atomic():
-        entry = Ban.objects.create(
-            user=user, until=timezone.now() + timedelta(days=days), reason=reason, created_by=moderator
-        )
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # two clicks: one after the other
+        if Ban.objects.filter(user=user, lifted_at=None, until__gte=until - timedelta(minutes=1)).exists():
+            return False
+        Ban.objects.create(user=user, until=until, reason=reason, created_by=moderator)
         audit(moderator, "ban", reason, target=user, days=days)
-    return entry
+        return True
 
 
 def lift_ban(moderator, ban_id: int, reason: str) -> bool:

@@ -48,5 +48,5 @@ def tell_moderators_of_a_dropped_newcomer(sender, game_id: int, name: str, **kwa
     )
     try:
         send_mail(f"[Secret Hitler by post] {game.name}: {name} dropped", reason, None, list(recipients))
-    except OSError:  # the game has moved on; the audit log and the dashboard keep the news
+    except (OSError, ValueError):  # the game has moved on; the audit log and the dashboard keep the news
         log.warning("could not email the moderators that %s was dropped from game %s", name, game_id, exc_info=True)

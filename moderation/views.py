@@ -140,7 +140,12 @@ def game_action(request, game_id: int):
     return submit(request, GameActionForm(request.POST), act, back, _("Done, and recorded in the audit log."))
 
 
-_ACTION_OPTIONS = {"extend": ("hours",), "excuse": ("player",), "exile": ("player",), "replace": ("player", "newcomer")}
+_ACTION_OPTIONS = {
+    "extend": ("hours", "deadline"),
+    "excuse": ("player",),
+    "exile": ("player",),
+    "replace": ("player", "newcomer"),
+}
 
 
 @moderator_required
@@ -173,11 +178,25 @@ def reports(request):
     queue = Report.objects.select_related("post__game", "post__author", "reporter").exclude(
         post__game__seats__user=request.user
     )
+    _record_graveyards_read(request.user, queue)
     return render(
         request,
         "moderation/reports.html",
         {"open": queue.filter(resolved_at=None), "resolved": queue.exclude(resolved_at=None)[:50]},
     )
+
+
+def _record_graveyards_read(moderator, queue) -> None:
+    """Reported graveyard posts of running games are secrets: whoever reads them here is on the record, as on a
+    game's page, and may not take a seat in those games (issue 9)."""
+    games = set(
+        queue.filter(post__thread=Post.Thread.GRAVEYARD, post__game__status=Game.Status.RUNNING).values_list(
+            "post__game", flat=True
+        )
+    )
+    games -= set(AuditEntry.objects.filter(game__in=games, actor=moderator).values_list("game", flat=True))
+    for game in Game.objects.filter(pk__in=games):
+        services.audit(moderator, "view_secrets", "read the game's graveyard in the reports", game=game)
 
 
 @moderator_required
@@ -237,8 +256,8 @@ def ban(request, user_id: int):
     user = get_object_or_404(get_user_model(), pk=user_id)
     back = f"{reverse('moderation:users')}?{urlencode({'q': user.get_username()})}"
 
-    def punish(data: dict) -> None:
-        services.ban(request.user, user, data["days"], data["reason"])
+    def punish(data: dict) -> bool:
+        return services.ban(request.user, user, data["days"], data["reason"])
 
     return submit(request, BanForm(request.POST), punish, back)
 

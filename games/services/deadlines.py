@@ -132,7 +132,7 @@ def _set_aside(errors: dict[int, Exception], now: datetime) -> None:
 def retry_after(failures: int) -> timedelta:
     """1, 2, 4, ... minutes after each failure in a row, at most an hour: a broken game costs the sweep little,
     and one mended by a deploy is caught within the hour."""
-    return min(timedelta(minutes=2 ** (failures - 1)), MAX_RETRY_AFTER)
+    return min(timedelta(minutes=2 ** min(failures - 1, 10)), MAX_RETRY_AFTER)  # 2**10 minutes > the cap
 
 
 def apply_timeout(change: Change, absences: list[Absence], *, moment: datetime, actor=None) -> None:

@@ -50,12 +50,28 @@ def resume(game_id: int, moderator, *, step: int | None = None, now: datetime | 
         return True
 
 
-def extend(game_id: int, moderator, *, hours: int, step: int | None = None, now: datetime | None = None) -> datetime:
-    """T5: the current deadline, and the later deadlines of the round with it, move `hours` later."""
+def extend(
+    game_id: int,
+    moderator,
+    *,
+    hours: int,
+    step: int | None = None,
+    seen_deadline: datetime | None = None,
+    now: datetime | None = None,
+) -> datetime:
+    """T5: the current deadline, and the later deadlines of the round with it, move `hours` later.
+
+    `seen_deadline`, the deadline the moderator's page showed, makes a repeated click harmless: once the first
+    has moved the deadline, the second no longer matches and is refused.
+    """
     if not 0 < hours <= 24 * 30:
         raise GameError(_("An extension is from 1 hour to 30 days."))
     with _changing(game_id, step, now) as change:
         game = change.game
+        if seen_deadline is not None and seen_deadline != compute_deadline(game, change.state):
+            raise GameError(
+                _("The deadline has changed since this page was loaded: nothing was done. Look again before acting.")
+            )
         if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
             shift_anchors(game, timedelta(hours=hours))
             return None

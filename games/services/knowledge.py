@@ -17,11 +17,13 @@ def user_ids_knowing(game: Game, user_ids: list[int]) -> set[int]:
     """Those of `user_ids` who have seen the secrets of `game` while it runs (three queries at most)."""
     if game.status != Game.Status.RUNNING or not user_ids:
         return set()
+    # Only what happened once the game had started: a lobby's empty graveyard or page holds no secret.
+    since = game.started_at
     graveyard = Post.Thread.GRAVEYARD
-    found = set(
-        ThreadRead.objects.filter(game=game, user_id__in=user_ids, thread=graveyard).values_list("user_id", flat=True)
-    )
-    posts = Post.objects.filter(game=game, thread=graveyard, author_id__in=user_ids)
+    reads = ThreadRead.objects.filter(game=game, user_id__in=user_ids, thread=graveyard, last_read_at__gte=since)
+    found = set(reads.values_list("user_id", flat=True))
+    posts = Post.objects.filter(game=game, thread=graveyard, author_id__in=user_ids, created_at__gte=since)
     found |= set(posts.values_list("author_id", flat=True))
-    found |= set(AuditEntry.objects.filter(game=game, actor_id__in=user_ids).values_list("actor_id", flat=True))
+    entries = AuditEntry.objects.filter(game=game, actor_id__in=user_ids, created_at__gte=since)
+    found |= set(entries.values_list("actor_id", flat=True))
     return found

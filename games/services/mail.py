@@ -32,6 +32,7 @@ from .messages import describe_notification
 
 log = logging.getLogger(__name__)
 
+OUTAGE_RETRY = timedelta(minutes=5)
 BATCH_SIZE = 50  # people per batch: each gets all their due notices in one email
 CLAIM_TIMEOUT = timedelta(minutes=10)
 MAX_ATTEMPTS = 5
@@ -107,7 +108,7 @@ def _send(rows: list[Notification], now: datetime) -> int:
     except (smtplib.SMTPException, OSError):
         # The mail server is away: everything claimed waits in the outbox for its next try.
         log.warning("the mail server does not answer; %s emails will be retried", len(messages), exc_info=True)
-        _retry([notice for _message, notices in messages for notice in notices], now)
+        _postpone([notice for _message, notices in messages for notice in notices], now)
         messages = []
     try:
         for message, notices in messages:
@@ -117,7 +118,10 @@ def _send(rows: list[Notification], now: datetime) -> int:
             else:
                 _retry(notices, now)
     finally:
-        connection.close()
+        try:
+            connection.close()
+        except (smtplib.SMTPException, OSError):  # the emails were accepted before the goodbye failed
+            log.warning("closing the connection to the mail server failed", exc_info=True)
     Notification.objects.filter(pk__in=[n.pk for n in sent_rows]).update(email=Notification.Email.SENT, sent_at=now)
     Notification.objects.filter(pk__in=[n.pk for n in skipped]).update(email=Notification.Email.SKIPPED)
     SentEmail.objects.bulk_create(records)
@@ -128,7 +132,7 @@ def _deliver(message: mail.EmailMultiAlternatives, connection) -> bool:
     try:
         message.connection = connection
         message.send()
-    except (smtplib.SMTPException, OSError):
+    except (smtplib.SMTPException, OSError, ValueError):  # ValueError: a header Django refuses to send
         log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
         return False
     return True
@@ -177,6 +181,14 @@ def _still_true(row: Notification, games: dict[int, Game], owing: set[tuple[int,
     ):
         return False
     return (game.pk, row.user_id) in owing
+
+
+def _postpone(notices: list[Notification], now: datetime) -> None:
+    """The mail server is away: the notices wait in the outbox. Not an attempt of theirs: an outage of hours
+    must not use up their tries (each one's own failures are counted by _retry)."""
+    for notice in notices:
+        notice.email, notice.email_due_at = Notification.Email.PENDING, now + OUTAGE_RETRY
+    Notification.objects.bulk_update(notices, ["email", "email_due_at"])
 
 
 def _retry(notices: list[Notification], now: datetime) -> None:

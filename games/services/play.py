@@ -65,6 +65,7 @@ class Change:
     finished: bool = False  # the game row is up to date with the state (finish)
     ghosts: list[str] = field(default_factory=list)  # substitutes whose account is gone, seated meanwhile
     forgotten: list[Seat] = field(default_factory=list)  # rows of people no longer waiting for a seat
+    dropped: list[str] = field(default_factory=list)  # waiting for a seat, dropped for having seen the secrets
 
     def seat_of(self, username: str) -> Seat:
         return self.seats[username]
@@ -101,8 +102,7 @@ def _drop_newcomers_who_know(change: Change) -> None:
                 play(change, {"type": "withdraw", "name": name}, ActionRecord.Source.SYSTEM)
             except GameError:  # only once the game is over: never let it fail the move that follows
                 continue
-            game_id = change.game.pk
-            transaction.on_commit(lambda g=game_id, n=name: newcomer_dropped.send(sender=Game, game_id=g, name=n))
+            change.dropped.append(name)  # the moderators are told once the change is written (announce)
 
 
 def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetime) -> Change:
@@ -354,6 +354,10 @@ def announce(changes: list[Change]) -> None:
 
         transaction.on_commit(send_emails_soon)
     for change in changes:
+        for name in change.dropped:
+            transaction.on_commit(
+                lambda g=change.game.pk, n=name: newcomer_dropped.send(sender=Game, game_id=g, name=n)
+            )
         if change.events:
             game_id, step_number = change.game.pk, change.game.step_number
             events = [{"type": event.type, **event.data} for event in change.events]

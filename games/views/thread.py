@@ -1,6 +1,8 @@
 """The game's threads: the public game thread with the moderator's announcements inline, the graveyard,
 posting, editing with a visible history, and the full secret history once the game is over."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -32,7 +34,7 @@ def thread(request, game_id: int, graveyard: bool = False):
     name = Post.Thread.GRAVEYARD if graveyard else Post.Thread.MAIN
     posts = Post.objects.filter(game=game, thread=name)
     quote_of = request.GET.get("quote", "")
-    quoting = posts.filter(pk=int(quote_of), hidden_at=None).first() if quote_of.isdigit() else None
+    quoting = posts.filter(pk=int(quote_of), hidden_at=None).first() if re.fullmatch(r"[0-9]{1,18}", quote_of) else None
     form = PostForm(
         initial={
             "thread": name,
@@ -150,6 +152,8 @@ def post_history(request, game_id: int, post_id: int):
     post = get_object_or_404(Post.objects.select_related("author"), pk=post_id, game=game)
     if not can_read(game, viewer, post.thread):
         raise Http404(_("There is no such post."))  # not even that a graveyard post of this id exists
+    if post.thread == Post.Thread.GRAVEYARD:
+        mark_read(request.user, game, post.thread, post.created_at)  # who read it may not take a seat (issue 9)
     if post.hidden_at is not None and post.author_id != request.user.pk:
         raise Http404(_("This post was hidden by a moderator."))
     return render(request, "games/post_history.html", {"game": game, "post": post, "revisions": post.revisions.all()})

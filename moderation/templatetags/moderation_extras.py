@@ -22,7 +22,7 @@ ACTIONS = {
     "resolve_report": _("resolved a report"),
     "ban": _("banned a user"),
     "lift_ban": _("lifted a ban"),
-    "view_secrets": _("opened the game's moderation page"),
+    "view_secrets": _("saw the game's secrets"),
     "drop_newcomer": _("dropped someone waiting for a seat who had seen the secrets"),
 }
 # Entries the site writes itself: their stored reason is for the log's readers in English; shown translated.

@@ -76,12 +76,14 @@ def test_a_set_aside_game_is_retried_after_a_back_off_and_cleared_when_it_succee
 
 
 def test_the_back_off_doubles_up_to_an_hour():
-    assert [retry_after(n) for n in (1, 2, 3, 7, 8, 20)] == [
+    assert [retry_after(n) for n in (1, 2, 3, 7, 8, 20, 42, 10_000)] == [
         timedelta(minutes=1),
         timedelta(minutes=2),
         timedelta(minutes=4),
         timedelta(minutes=60),
         timedelta(minutes=60),
+        timedelta(minutes=60),
+        timedelta(minutes=60),  # a game that fails for days never overflows the back-off
         timedelta(minutes=60),
     ]
 
@@ -118,5 +120,10 @@ def test_a_mail_server_refusing_connections_stops_neither_the_outbox_task_nor_th
     runs = dict(SweepRun.objects.values_list("task", "handled"))
     assert runs == {"outbox": 0, "deadlines": 0}
     waiting = Notification.objects.get(game=game, kind=Notification.Kind.YOUR_MOVE)
-    assert (waiting.email, waiting.attempts) == (Notification.Email.PENDING, 1)  # back in the outbox for later
+    # Back in the outbox for later, and the outage does not use up one of its tries.
+    assert (waiting.email, waiting.attempts, waiting.email_due_at) == (
+        Notification.Email.PENDING,
+        0,
+        START + HOUR + timedelta(minutes=5),
+    )
     assert mail.outbox == []

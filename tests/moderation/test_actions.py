@@ -281,3 +281,22 @@ def test_the_post_visibility_form_goes_back_to_the_page_it_came_from(moderator_c
         f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "insult", "next": back}
     )
     assert response["Location"] == back
+
+
+def test_a_double_click_on_extend_extends_once(moderator_client):
+    game = running_game(now=timezone.now())
+    mod = moderator_client()
+    seen = reload(game).deadline.isoformat()
+    act(mod, game, "extend", "storm", hours=12, deadline=seen)
+    response = act(mod, game, "extend", "storm", hours=12, deadline=seen)
+    assert "The deadline has changed since this page was loaded" in response.content.decode()
+    assert reload(game).deadline.isoformat() != seen
+    assert AuditEntry.objects.filter(action="extend").count() == 1
+
+
+def test_a_double_click_on_ban_bans_once(moderator_client):
+    bob = make_user("bob")
+    mod = moderator_client()
+    for _click in range(2):
+        mod.post(f"/moderation/users/{bob.pk}/ban/", {"days": 3, "reason": "spam"})
+    assert Ban.objects.filter(user=bob).count() == 1 and AuditEntry.objects.filter(action="ban").count() == 1

@@ -20,6 +20,7 @@ from moderation.models import AuditEntry, Report
 from tests.factories import START, make_user, running_game
 
 pytestmark = pytest.mark.django_db
+HOUR = timedelta(hours=1)
 
 
 def user(name: str):
@@ -179,3 +180,63 @@ def test_a_pending_replacement_stored_before_pending_rows_gets_one_when_migratin
     migration.rows_for_pending_replacements(apps, None)
     assert Seat.objects.get(game=game, name="mia").pending
     assert Group.objects.filter(name="moderators").exists()
+
+
+def test_reading_a_graveyard_posts_history_is_on_the_record(client_for):
+    game = running_game()
+    post = graveyard_post(game)
+    client_for("sam").get(f"/games/{game.pk}/posts/{post.pk}/history/")  # a spectator reads one post
+    with pytest.raises(Exception, match="seen this game's secrets"):
+        join_game(game.pk, user("sam"), as_substitute=True, now=START)
+
+
+def test_reading_reported_graveyard_posts_is_on_the_record(moderator_client):
+    game = running_game()
+    Report.objects.create(post=graveyard_post(game), reporter=user("ghost"), reason="x")
+    moderator_client("mia").get("/moderation/reports/")
+    moderator_client("mia").get("/moderation/reports/")
+    assert AuditEntry.objects.filter(game=game, actor=user("mia"), action="view_secrets").count() == 1
+    with pytest.raises(Exception, match="seen this game's secrets"):
+        join_game(game.pk, user("mia"), as_substitute=True, now=START)
+
+
+def test_what_was_read_before_the_start_is_no_secret():
+    from games.services import create_game
+
+    users = [make_user(name) for name in ("ann", "bob", "cat", "dan", "eve", "sam")]
+    lobby = create_game(users[0], now=START, player_count=5)
+    ThreadRead.objects.create(user=users[5], game=lobby, thread=Post.Thread.GRAVEYARD, last_read_at=START)
+    for person in users[1:5]:
+        join_game(lobby.pk, person, now=START + HOUR)  # the game starts an hour after sam's look
+    join_game(lobby.pk, users[5], as_substitute=True, now=START + 2 * HOUR)
+    assert Seat.objects.get(game=lobby, name="sam").is_substitute
+
+
+def test_the_admin_refuses_to_filter_by_a_secret_and_records_who_saw_one(client):
+    game = running_game()
+    root = make_user("root")
+    root.is_staff = root.is_superuser = True
+    root.save()
+    client.force_login(root)
+    for lookup in ("seed__lt=5", "state__seats__0__role=hitler", "setup__seed=1"):
+        assert client.get(f"/admin/games/game/?{lookup}").status_code == 400, lookup
+    assert client.get(f"/admin/games/game/{game.pk}/change/").status_code == 200
+    assert AuditEntry.objects.filter(game=game, actor=root, action="view_secrets").exists()
+
+
+def test_no_moderator_is_told_of_a_drop_that_was_not_written(monkeypatch, django_capture_on_commit_callbacks):
+    from games.services import deadlines
+
+    game = running_game()
+    join_game(game.pk, make_user("sam"), as_substitute=True, now=START)
+    ThreadRead.objects.create(user=user("sam"), game=game, thread=Post.Thread.GRAVEYARD, last_read_at=START)
+
+    def broken_timeout(*args, **kwargs):
+        raise RuntimeError("this game's deadline cannot be applied")
+
+    monkeypatch.setattr(deadlines, "apply_timeout", broken_timeout)
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_due_deadlines(now=START + timedelta(hours=48))
+    assert Game.objects.get(pk=game.pk).sweep_failures == 1
+    assert not AuditEntry.objects.filter(action="drop_newcomer").exists()  # sam's withdrawal was not kept
+    assert "sam" in GameState.from_dict(Game.objects.get(pk=game.pk).state).substitutes

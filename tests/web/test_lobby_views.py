@@ -110,3 +110,9 @@ def test_join_and_leave_are_post_only(client_for):
 
 def test_unknown_game_is_404(client):
     assert client.get("/games/999/").status_code == 404
+
+
+def test_a_game_name_is_one_line(client_for):
+    response = client_for("ann").post("/games/new/", form_data(name="Evil\r\nBcc: all@example.com"))
+    assert "one line of text" in response.content.decode()
+    assert not Game.objects.exists()

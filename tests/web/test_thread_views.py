@@ -206,3 +206,9 @@ def test_jump_to_the_first_unread_post_only_for_a_reader_with_posts_to_read(clie
     post(ann, game, "hello")
     assert "Jump to the first unread post" in ann.get(f"/games/{game.pk}/").content.decode()
     assert "Jump to the first unread post" not in client.get(f"/games/{game.pk}/").content.decode()  # anonymous
+
+
+def test_a_quote_parameter_that_is_not_a_number_is_ignored(client):
+    game = running_game(now=timezone.now())
+    for value in ("²", "٣", "1" * 40, "-1"):
+        assert client.get(f"/games/{game.pk}/?quote={value}").status_code == 200, value
