@@ -1,5 +1,8 @@
 """What the pages show, built only from the engine's public and private views and the public log."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from .announcements import describe
 from .engine import GameState, legal_actions, player_view, public_view
 from .engine.constants import BALLOTS
@@ -93,3 +96,43 @@ def claimable_rounds(game: Game, state: GameState, seat: int) -> list[dict]:
             if session[key] == seat and (session["round"], office) not in filed:
                 rounds.append({"round": session["round"], "office": office, "cards": cards})
     return rounds
+
+
+def game_settings(game: Game) -> list[dict]:
+    """Every setting of the game in plain words, as players read them before joining and during play: the
+    variants, what a missed deadline does, every duration, the deadline hour, absences and the exile filter."""
+    from .forms import GameForm  # the form's labels are the settings' plain names, translated
+
+    labels = GameForm.Meta.labels
+    rows = []
+    for name in ("hitler_blind_small", "tracker_resets_on_election", "execution_vote", "close_vote_early",
+                 "quiet_legislature"):  # fmt: skip
+        rows.append({"label": Game._meta.get_field(name).verbose_name, "value": _yes_no(getattr(game, name))})
+    for name in ("missing_vote", "nomination_timeout", "power_timeout"):
+        rows.append({"label": labels[name], "value": getattr(game, f"get_{name}_display")()})
+    for name in ("nomination", "election", "discard", "legislative", "veto_reply", "veto_enact", "power",
+                 "execution_vote"):  # fmt: skip
+        rows.append({"label": labels[f"{name}_hours"], "value": _span(getattr(game, f"{name}_hours"), game)})
+    hour = "—" if game.deadline_hour is None else f"{game.deadline_hour:02d}:00 ({game.time_zone})"
+    rows.append({"label": labels["deadline_hour"], "value": hour})
+    notice = game.absence_notice_hours
+    rows.append({"label": labels["absence_notice_hours"], "value": _hours(notice)})
+    days = ngettext("%(count)s day", "%(count)s days", game.absence_max_days) % {"count": game.absence_max_days}
+    rows.append({"label": labels["absence_max_days"], "value": days})
+    lookback = game.exile_lookback_games
+    rows.append({"label": labels["exile_lookback_games"], "value": "—" if not lookback else str(lookback)})
+    return rows
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def _span(amount: int, game: Game) -> str:
+    if game.minute_durations:
+        return ngettext("%(count)s minute", "%(count)s minutes", amount) % {"count": amount}
+    return _hours(amount)
+
+
+def _hours(amount: int) -> str:
+    return ngettext("%(count)s hour", "%(count)s hours", amount) % {"count": amount}

@@ -19,7 +19,7 @@ from games.engine import secret_view
 from games.forms import EditPostForm, PostForm
 from games.markup import quote
 from games.models import Claim, GameEvent, Post, ThreadRead
-from games.presenters import announcements, government_history, private_panel, status_box
+from games.presenters import announcements, game_settings, government_history, private_panel, status_box
 from games.services import GameError
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.transfer import export_script
@@ -68,6 +68,8 @@ def _thread_page(request, game, state, viewer, name: str, form: PostForm, page_n
         "history": government_history(events, list(Claim.objects.filter(game=game))) if state else [],
         "panel": private_panel(game, state, viewer.seat.number) if (state and viewer.is_player) else None,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
+        "settings": game_settings(game),
+        "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded
     }
     return render(request, "games/thread.html", context, status=status)
 

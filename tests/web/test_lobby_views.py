@@ -116,3 +116,24 @@ def test_a_game_name_is_one_line(client_for):
     response = client_for("ann").post("/games/new/", form_data(name="Evil\r\nBcc: all@example.com"))
     assert "one line of text" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_games_settings_are_shown_in_plain_words_before_joining_and_during_play(client):
+    import re
+
+    from games.services import create_game
+
+    game = create_game(
+        make_user("ann"), player_count=5, execution_vote=True, deadline_hour=23, time_zone="Europe/Madrid"
+    )
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    settings = page[page.index('id="settings" open') :]
+    settings = settings[: settings.index("</details>")]
+    assert "Executions need a vote</dt><dd>yes</dd>" in settings
+    assert "A ballot not cast</dt><dd>Not counted</dd>" in settings
+    assert "Hours to nominate</dt><dd>48 hours</dd>" in settings
+    assert "23:00 (Europe/Madrid)" in settings
+    assert not re.search(r"\([RTE]\d+\)", settings)  # no rule codes in what players read
+    running = running_game()
+    french = client.get(f"/games/{running.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'id="settings">' in french and "Les réglages de cette partie" in french and "48 heures" in french

@@ -30,13 +30,18 @@ def test_the_panel_offers_only_legal_choices(client_for):
 def test_a_move_through_the_panel(client_for):
     game = running_game(now=timezone.now())
     response = move(client_for("ann"), game, type="nominate", target="bob")
-    assert "Done." in response.content.decode()
+    assert "You nominated bob as chancellor." in response.content.decode()
     assert state_of(game)["step"] == "vote"
+    response = move(client_for("cat"), game, type="vote", vote="nein")
+    assert "Your ballot is Nein. You may change it until the vote closes." in response.content.decode()
+    assert 'value="nein" class="secondary" aria-pressed="true">✓ Nein' in response.content.decode()  # R11
     for name in ("ann", "bob", "cat", "dan", "eve"):
         move(client_for(name), game, type="vote", vote="ja")
     assert state_of(game)["step"] == "discard"
-    move(client_for("ann"), game, type="discard", policy="F")
-    move(client_for("bob"), game, type="enact", policy="F")
+    response = move(client_for("ann"), game, type="discard", policy="F")
+    assert "You discarded a Fascist policy." in response.content.decode()
+    response = move(client_for("bob"), game, type="enact", policy="F")
+    assert "You enacted a Fascist policy." in response.content.decode()
     assert state_of(game)["fascist_policies"] == 1
 
 
