@@ -5,6 +5,7 @@ import re
 import markdown
 import nh3
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 ALLOWED_TAGS = {
     "a", "blockquote", "br", "code", "del", "em", "h3", "h4", "hr", "li", "ol", "p", "pre", "strong", "ul",
@@ -50,6 +51,12 @@ def known_name(candidate: str, mentionable: set[str]) -> str | None:
     return None
 
 
-def quote(text: str) -> str:
-    """A post's text as a Markdown quotation, for "reply with quote"."""
-    return "\n".join(f"> {line}" for line in text.splitlines()) + "\n\n"
+def quote(text: str, *, author: str = "", link: str = "") -> str:
+    """A post's text as a Markdown quotation, for "reply with quote": "boris7 [wrote](link to the post):"."""
+    quoted = "\n".join(f"> {line}" for line in text.splitlines()) + "\n\n"
+    if not author:
+        return quoted
+    wrote = _("%(author)s wrote:") % {"author": f"**{author}**"}
+    if link:
+        wrote = f"[{wrote}]({link})"
+    return f"{wrote}\n{quoted}"

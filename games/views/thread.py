@@ -39,10 +39,17 @@ def thread(request, game_id: int, graveyard: bool = False):
         initial={
             "thread": name,
             "quote_of": quoting.pk if quoting else None,
-            "body": quote(quoting.body) if quoting else "",
+            "body": _quotation(game, quoting, request.GET.get("page")) if quoting else "",
         }
     )
     return _thread_page(request, game, state, viewer, name, form, request.GET.get("page"))
+
+
+def _quotation(game, post: Post, page: str | None) -> str:
+    author = post.author.get_username() if post.author else _("a deleted user")
+    thread = "games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread"
+    page_part = f"?page={page}" if page and re.fullmatch(r"[0-9]{1,9}", page) else ""
+    return quote(post.body, author=author, link=f"{reverse(thread, args=[game.pk])}{page_part}#post-{post.pk}")
 
 
 def _thread_page(request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200):

@@ -110,9 +110,14 @@ def test_reply_with_quote(client_for):
     game = running_game(now=timezone.now())
     post(client_for("ann"), game, "bob is fascist")
     message = Post.objects.get()
-    page = client_for("bob").get(f"/games/{game.pk}/?quote={message.pk}").content.decode()
+    bob = client_for("bob")
+    page = bob.get(f"/games/{game.pk}/?page=1&quote={message.pk}").content.decode()
     assert "&gt; bob is fascist" in page
+    assert f"[**ann** wrote:](/games/{game.pk}/?page=1#post-{message.pk})" in page  # who, and a link to the post
     assert f'name="quote_of" value="{message.pk}"' in page
+    post(bob, game, f"[**ann** wrote:](/games/{game.pk}/?page=1#post-{message.pk})\n> bob is fascist\n\nNo.")
+    reply = Post.objects.latest("pk")
+    assert f'<a href="/games/{game.pk}/?page=1#post-{message.pk}"' in reply.html and "<blockquote>" in reply.html
 
 
 def test_jump_to_first_unread(client_for):
