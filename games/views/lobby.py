@@ -31,7 +31,13 @@ def home(request):
     return render(
         request,
         "games/home.html",
-        {"open_games": open_games, "running": running, "finished": finished, "mine": _my_games(request.user)},
+        {
+            "open_games": open_games,
+            "running": running,
+            "finished": finished,
+            "mine": _my_games(request.user),
+            "my_finished": _my_finished_games(request.user),
+        },
     )
 
 
@@ -47,6 +53,15 @@ def _my_games(user) -> list[dict]:
             owes = seat.number in waiting_for(GameState.from_dict(game.state)) and game.paused_at is None
         games.append({"game": game, "seat": seat, "owes": owes})
     return sorted(games, key=lambda g: (not g["owes"], g["game"].deadline is None, g["game"].deadline or 0))
+
+
+def _my_finished_games(user) -> list[Game]:
+    """The games the viewer played to their end (or saw cancelled), the newest first."""
+    if not user.is_authenticated:
+        return []
+    over = (Game.Status.FINISHED, Game.Status.CANCELLED)
+    seats = user.seats.filter(game__status__in=over, number__isnull=False).select_related("game")
+    return [seat.game for seat in seats.order_by("-game__finished_at")[:20]]
 
 
 @login_required

@@ -137,3 +137,14 @@ def test_a_games_settings_are_shown_in_plain_words_before_joining_and_during_pla
     running = running_game()
     french = client.get(f"/games/{running.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert 'id="settings">' in french and "Les réglages de cette partie" in french and "48 heures" in french
+
+
+def test_my_finished_games_are_listed_on_the_lobby(client_for):
+    from games.services import cancel
+
+    game = running_game()
+    cancel(game.pk, make_user("mod"))
+    page = client_for("ann").get("/").content.decode()
+    mine = page[page.index('id="my-finished"') :]
+    assert f'href="/games/{game.pk}/"' in mine[: mine.index("</section>")]
+    assert 'id="my-finished"' not in client_for("zed").get("/").content.decode()
