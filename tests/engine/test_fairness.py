@@ -219,3 +219,24 @@ def test_t4_random_nominee_is_independent_of_the_deal():
 
     pairs = [nominee_and_hitler(seed) for seed in SEEDS[:TRIALS]]
     assert p_value(pairs) > ALPHA
+
+
+def test_r6_each_reshuffle_is_uniform_and_draws_from_its_own_stream():
+    """R6: the new draw pile is a fair shuffle of the cards, and the second reshuffle of a game is not a copy
+    of the first (each draws from "reshuffle:N")."""
+    from games.engine.policies import reshuffle_if_short
+
+    def two_reshuffles(seed):
+        g = make_game(seed=seed)
+        tops = []
+        for _ in range(2):
+            g.draw_pile, g.discard_pile = ["F", "F"], ["L", "F", "F", "F", "F"]
+            reshuffle_if_short(g)
+            tops.append(g.draw_pile.index("L"))  # where the one liberal card went, 0 to 6
+        return tuple(tops)
+
+    pairs = [two_reshuffles(seed) for seed in SEEDS[:TRIALS]]
+    firsts = Counter(first for first, _second in pairs)
+    assert sorted(firsts) == list(range(7))
+    assert chisquare(list(firsts.values())).pvalue > ALPHA
+    assert p_value(pairs) > ALPHA

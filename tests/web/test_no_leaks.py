@@ -126,7 +126,13 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
     for name in [*NAMES[:5], "zed"]:
         token = new_calendar_token(make_user(name))
         client = viewer(name)
-        urls = [*pages(started), "/notifications/", f"/calendar/{token}.ics", f"/games/{started.pk}/history/"]
+        urls = [
+            *pages(started),
+            "/notifications/",
+            f"/calendar/{token}.ics",
+            f"/games/{started.pk}/history/",
+            f"/games/{started.pk}/replay.json",  # the script with the seed: only once the game is over
+        ]
         seen = "\n".join(client.get(url, follow=True).content.decode() for url in urls)
         seen += "\n".join(
             f"{message.subject}\n{message.body}\n{message.alternatives[0].content}"

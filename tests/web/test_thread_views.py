@@ -188,7 +188,7 @@ def test_a_refused_post_keeps_its_text(client_for, settings):
     assert Post.objects.count() == 1
 
 
-def test_a_post_during_the_legislative_session_keeps_its_text(client_for):
+def test_r18_a_post_refused_during_the_legislative_session_keeps_its_text(client_for):
     game = running_game(actions=governments(("ann", "bob"))[:6], now=timezone.now())  # R18: the session is on
     response = post(client_for("cat"), game, "bob is lying")
     assert "closed during the legislative session" in response.content.decode()
