@@ -79,81 +79,57 @@ def game_action(moderator, game_id: int, action: str, reason: str, *, step: int,
     exile, replace, cancel, lock, unlock. Returns whether it changed anything; only a change is announced in
     the thread and written in the audit log, so a repeated click leaves no second trace."""
     reason = _reason(reason)
-    verb = _GAME_VERBS.get(action)
-    if verb is None:
+    if action not in _GAME_VERBS:
         raise GameError(_("Unknown action."))
     now = timezone.now()
     with transaction.atomic():
         game = access_game(moderator, game_id)
-        if not verb(moderator, game, step=step, now=now, **options):
+        if _GAME_VERBS[action](moderator, game, step=step, now=now, **options) is False:
             return False
         game.refresh_from_db()
         public = {key: value for key, value in options.items() if key in ("hours", "player", "newcomer")}
         if action in _ANNOUNCED:
             announce(game, _ANNOUNCED[action], now, **public)
-        newcomer = get_user_model().objects.filter(username=options.get("newcomer", "")).first()
+        newcomer = (
+            get_user_model().objects.filter(username=options["newcomer"]).first() if "newcomer" in options else None
+        )
         entry = _AUDITED.get(action, action)
         audit(moderator, entry, reason, game=game, target=newcomer, target_name=options.get("player", ""), **public)
         return True
 
 
-def _pause(moderator, game, *, step, now):
-    return interventions.pause(game.pk, moderator, step=step, now=now)
+def _intervention(verb, *named):
+    """A game service verb, called with the game, the moderator, the options it names, the step and the time."""
 
+    def run(moderator, game, *, step, now, **options):
+        return verb(game.pk, moderator, *(options[name] for name in named), step=step, now=now)
 
-def _resume(moderator, game, *, step, now):
-    return interventions.resume(game.pk, moderator, step=step, now=now)
+    return run
 
 
 def _extend(moderator, game, *, step, now, hours, deadline=None):
-    interventions.extend(game.pk, moderator, hours=hours, step=step, seen_deadline=deadline, now=now)
-    return True
+    return interventions.extend(game.pk, moderator, hours=hours, step=step, seen_deadline=deadline, now=now)
 
 
-def _end_now(moderator, game, *, step, now):
-    return interventions.end_now(game.pk, moderator, step=step, now=now)
+def _set_thread_lock(locked: bool):
+    def run(moderator, game, *, step, now) -> bool:
+        # A conditional update: of two clicks at once, only one finds the thread in the other state.
+        return bool(Game.objects.filter(pk=game.pk, thread_locked=not locked).update(thread_locked=locked))
 
-
-def _excuse(moderator, game, *, step, now, player):
-    return interventions.excuse(game.pk, moderator, player, step=step, now=now)
-
-
-def _exile(moderator, game, *, step, now, player):
-    return interventions.exile(game.pk, moderator, player, step=step, now=now)
-
-
-def _replace(moderator, game, *, step, now, player, newcomer):
-    return interventions.replace(game.pk, moderator, player, newcomer, step=step, now=now)
-
-
-def _cancel(moderator, game, *, step, now):
-    return interventions.cancel(game.pk, moderator, step=step, now=now)
-
-
-def _lock(moderator, game, *, step, now):
-    return _set_thread_lock(game, True)
-
-
-def _unlock(moderator, game, *, step, now):
-    return _set_thread_lock(game, False)
-
-
-def _set_thread_lock(game: Game, locked: bool) -> bool:
-    # A conditional update: of two clicks at once, only one finds the thread in the other state.
-    return bool(Game.objects.filter(pk=game.pk, thread_locked=not locked).update(thread_locked=locked))
+    return run
 
 
 _GAME_VERBS = {
-    "pause": _pause,
-    "resume": _resume,
+    "pause": _intervention(interventions.pause),
+    "resume": _intervention(interventions.resume),
     "extend": _extend,
-    "end_now": _end_now,
-    "excuse": _excuse,
-    "exile": _exile,
-    "replace": _replace,
-    "cancel": _cancel,
-    "lock": _lock,
-    "unlock": _unlock,
+    "end_now": _intervention(interventions.end_now),
+    "excuse": _intervention(interventions.excuse, "player"),
+    "exile": _intervention(interventions.exile, "player"),
+    "replace": _intervention(interventions.replace, "player", "newcomer"),
+    "cancel": _intervention(interventions.cancel),
+    "lock": _set_thread_lock(True),
+    "unlock": _set_thread_lock(False),
 }
 _AUDITED = {"lock": "lock_thread", "unlock": "unlock_thread"}
 # Verbs the engine does not announce itself: the thread's log says what a moderator did (never why).
