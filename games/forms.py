@@ -101,6 +101,17 @@ class MoveForm(forms.Form):
     vote = forms.ChoiceField(required=False, choices=[("ja", "Ja"), ("nein", "Nein")])
     policy = forms.ChoiceField(required=False, choices=[("L", "L"), ("F", "F")])
     accept = forms.ChoiceField(required=False, choices=[("yes", "yes"), ("no", "no")])
+    confirmed = forms.ChoiceField(required=False, choices=[("yes", "yes")])
+
+    def needs_confirmation(self) -> bool:
+        """An irreversible move not confirmed yet: every move but a ballot, which can be changed until the vote
+        closes (R11), moves the game on at once with no undo (T2)."""
+        return self.cleaned_data["type"] != "vote" and self.cleaned_data["confirmed"] != "yes"
+
+    def confirmed_fields(self) -> list[tuple[str, str]]:
+        """The fields to POST again, confirmed, from the confirmation page."""
+        names = ("type", "step_number", "target", "policy", "accept")
+        return [(name, str(self.cleaned_data[name])) for name in names if self.cleaned_data[name] not in ("", None)]
 
     def move(self) -> dict:
         """The move as a replay action without `by`: only the fields given."""

@@ -136,3 +136,28 @@ def _span(amount: int, game: Game) -> str:
 
 def _hours(amount: int) -> str:
     return ngettext("%(count)s hour", "%(count)s hours", amount) % {"count": amount}
+
+
+def confirm_question(move: dict) -> str:
+    """The question asked before an irreversible move, in the player's words."""
+    kind, target = move["type"], move.get("target", "")
+    policy = move.get("policy")
+    questions = {
+        "nominate": lambda: _("Nominate %(name)s as chancellor?") % {"name": target},
+        "discard": lambda: (
+            _("Discard a Liberal policy? The other two go to the chancellor.")
+            if policy == "L"
+            else _("Discard a Fascist policy? The other two go to the chancellor.")
+        ),
+        "enact": lambda: _("Enact a Liberal policy?") if policy == "L" else _("Enact a Fascist policy?"),
+        "veto": lambda: _("Ask the president to veto this agenda?"),
+        "veto_reply": lambda: (
+            _("Accept the veto? Both policies are discarded and the election tracker moves on.")
+            if move.get("accept")
+            else _("Refuse the veto? The chancellor must enact one of the two policies.")
+        ),
+        "investigate": lambda: _("Investigate the party membership of %(name)s?") % {"name": target},
+        "special_election": lambda: _("Choose %(name)s as the next presidential candidate?") % {"name": target},
+        "execute": lambda: _("Execute %(name)s?") % {"name": target},
+    }
+    return questions[kind]() + " " + _("This cannot be undone.")

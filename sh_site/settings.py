@@ -116,6 +116,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 if not REDIS_URL:
     _queue_dir = BASE_DIR / "var" / "broker"
+    (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)  # any process may be the first to use it
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),

@@ -6,6 +6,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 from hypothesis import HealthCheck, settings
 
 from tests.factories import make_user
@@ -35,6 +36,15 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_between_tests():
+    """Every test starts in the site's default language: a request leaves its language active in the thread
+    (LocaleMiddleware activates it and nothing deactivates it), which would translate the next test's messages."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

@@ -5,11 +5,12 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import ActionRecord
+from games.engine import GameState
+from games.models import ActionRecord, Game, Seat
 from games.replay import ACTION_FIELDS
 
 from .errors import GameError
-from .play import changing, play
+from .play import apply_or_refuse, changing, play
 
 PLAYER_MOVES = frozenset(
     {"nominate", "vote", "discard", "enact", "veto", "veto_reply", "investigate", "special_election", "execute"}
@@ -23,19 +24,35 @@ def make_move(game_id: int, user, move: dict, step_number: int, *, now: datetime
     living seat is refused with a GameError and changes nothing. Returns the public events it caused.
     """
     now = now or timezone.now()
+    with changing(game_id, now=now) as change:
+        seat = change.seats.get(user.get_username())
+        return play(change, _action(change.game, seat, user, move, step_number, now), ActionRecord.Source.PLAYER, user)
+
+
+def check_move(game_id: int, user, move: dict, step_number: int, *, now: datetime | None = None) -> None:
+    """Raise the GameError `make_move` would raise now, without making the move or locking anything: the
+    confirmation asked before an irreversible move is not asked for a move that would be refused."""
+    now = now or timezone.now()
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.Status.RUNNING:
+        raise GameError(_("This game is not running."))
+    seat = game.seats.filter(user=user).first()
+    action = _action(game, seat, user, move, step_number, now)
+    apply_or_refuse(GameState.from_dict(game.state), action)  # a copy read for the check, never stored
+
+
+def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, now: datetime) -> dict:
+    """The replay action for a player's move, or the GameError that refuses it before the rules are asked."""
     if move.get("type") not in PLAYER_MOVES:
         raise GameError(_("Unknown move."))
-    with changing(game_id, now=now) as change:
-        game = change.game
-        if game.paused_at is not None:
-            raise GameError(_("The game is paused: moves are closed until a moderator resumes it."))
-        if step_number != game.step_number:
-            raise GameError(_("The game has moved on since this page was loaded: nothing was done. Reload it."))
-        if game.deadline is not None and now >= game.deadline:
-            raise GameError(_("The deadline for this step has passed: its outcome is being applied."))
-        seat = change.seats.get(user.get_username())
-        if seat is None or not seat.active or seat.number is None:
-            raise GameError(_("You do not hold a seat in this game."))
-        fields = ACTION_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
-        kept = {key: value for key, value in move.items() if key in fields}
-        return play(change, {"type": move["type"], **kept, "by": user.get_username()}, ActionRecord.Source.PLAYER, user)
+    if game.paused_at is not None:
+        raise GameError(_("The game is paused: moves are closed until a moderator resumes it."))
+    if step_number != game.step_number:
+        raise GameError(_("The game has moved on since this page was loaded: nothing was done. Reload it."))
+    if game.deadline is not None and now >= game.deadline:
+        raise GameError(_("The deadline for this step has passed: its outcome is being applied."))
+    if seat is None or not seat.active or seat.number is None:
+        raise GameError(_("You do not hold a seat in this game."))
+    fields = ACTION_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
+    kept = {key: value for key, value in move.items() if key in fields}
+    return {"type": move["type"], **kept, "by": user.get_username()}

@@ -114,21 +114,26 @@ def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetim
     return change
 
 
+def apply_or_refuse(state: GameState, action: dict) -> list[dict]:
+    """Apply a replay script action to `state` and return its public events, or raise GameError with the
+    rules' own message."""
+    try:
+        check_action_shape(action)
+        return apply(state, to_action(state, action))
+    except IllegalAction as error:
+        raise GameError(gettext(error.template) % error.params) from None
+    except ScriptError as error:
+        raise GameError(str(error)) from None
+
+
 def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
     """Apply one move, written as a replay script action (names, not seats), and record it.
 
     Raises GameError with the rules' own message when the move is illegal; nothing changes then.
     """
-    try:
-        check_action_shape(action)
-        move = to_action(change.state, action)
-        state = change.state
-        round_before, step_before = state.round, state.step_number
-        events = apply(state, move)
-    except IllegalAction as error:
-        raise GameError(gettext(error.template) % error.params) from None
-    except ScriptError as error:
-        raise GameError(str(error)) from None
+    state = change.state
+    round_before, step_before = state.round, state.step_number
+    events = apply_or_refuse(state, action)
     game = change.game
     change.records.append(
         ActionRecord(

@@ -4,6 +4,8 @@ from django import template
 from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
 
+from games import presenters
+
 register = template.Library()
 
 
@@ -24,3 +26,10 @@ def when(moment) -> str:
 def colon() -> str:
     """The colon after a label, as the page's language writes it: French sets a no-break space before it."""
     return "\u00a0:" if (translation.get_language() or "").startswith("fr") else ":"
+
+
+@register.simple_tag
+def confirm_question(kind: str, target: str = "", policy: str = "", accept: str = "") -> str:
+    """The question asked before an irreversible move (the browser asks it; without JavaScript, a page does)."""
+    move = {"type": kind, "target": target, "policy": policy, "accept": accept == "yes"}
+    return presenters.confirm_question(move)

@@ -4,6 +4,7 @@ with the step number it was made for; the server decides, whatever the form offe
 from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,8 +12,10 @@ from django.views.decorators.http import require_POST
 
 from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm
-from games.services import declare_absence, make_move, request_resignation
+from games.presenters import confirm_question
+from games.services import GameError, declare_absence, make_move, request_resignation
 from games.services.forum import file_claim
+from games.services.moves import check_move
 
 from .common import attempt, refused, submit
 
@@ -26,12 +29,25 @@ def _back(game_id: int, anchor: str) -> str:
 def move(request, game_id: int):
     game = access_game(game_id)
     form = MoveForm(request.POST)
+    if form.is_valid() and form.needs_confirmation():
+        return _confirm(request, game, form)
 
     def make(data: dict) -> None:
         make_move(game.pk, request.user, form.move(), data["step_number"])
 
     done = done_message(form.move()) if form.is_valid() else None
     return submit(request, form, make, _back(game.pk, "#panel"), done)
+
+
+def _confirm(request, game, form: MoveForm):
+    """Ask before an irreversible move (with JavaScript the page asked already and this is skipped). A move the
+    service would refuse is refused now, not after the question."""
+    try:
+        check_move(game.pk, request.user, form.move(), form.cleaned_data["step_number"])
+    except GameError as error:
+        return refused(request, error, _back(game.pk, "#panel"))
+    context = {"game": game, "question": confirm_question(form.move()), "fields": form.confirmed_fields()}
+    return render(request, "games/confirm_move.html", context)
 
 
 def done_message(move: dict) -> str:

@@ -35,3 +35,19 @@
     if (zone) document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
   } catch (e) { /* no Intl: the profile keeps UTC */ }
 })();
+
+// Irreversible moves ask first (T2: the game moves on at once, with no undo). The question is the server's,
+// translated, on the clicked button or the chosen option; once answered yes the form says so, and the server
+// does not ask again. Without JavaScript the server asks on a page of its own.
+document.addEventListener("submit", function (event) {
+  var form = event.target, button = event.submitter;
+  var confirmed = form.querySelector("input[name=confirmed]");
+  if (!confirmed) return;
+  var select = form.querySelector("select");
+  var source = button && button.hasAttribute("data-confirm") ? button
+    : select && select.selectedOptions.length ? select.selectedOptions[0] : null;
+  var question = source && source.getAttribute("data-confirm");
+  if (!question) return;
+  if (window.confirm(question)) confirmed.value = "yes";
+  else event.preventDefault();
+});

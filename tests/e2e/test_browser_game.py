@@ -68,10 +68,23 @@ def waiting_for(player: Player) -> list[str]:
     return [name.strip() for name in line.split(":", 1)[1].split(",")]
 
 
-def click_and_check(player: Player, button) -> None:
-    """Submit a panel form with one of its buttons; the server must say what was done (it redirects back)."""
-    button.click()
-    player.page.wait_for_load_state()
+def click_and_check(player: Player, button, asks: bool) -> None:
+    """Submit a panel form with one of its buttons, answering yes when the browser asks first (every move but a
+    ballot: T2 has no undo); the server must say what was done (it redirects back)."""
+    questions = []
+
+    def answer(dialog) -> None:
+        questions.append(dialog.message)
+        dialog.accept()
+
+    player.page.on("dialog", answer)
+    try:
+        button.click()
+        player.page.wait_for_load_state()
+    finally:
+        player.page.remove_listener("dialog", answer)
+    assert len(questions) == (1 if asks else 0), f"{player.name} was asked {questions}"
+    assert all(question.endswith("This cannot be undone.") for question in questions), questions
     messages = player.page.locator("ul.messages")
     expect(messages).to_be_visible()
     said = messages.inner_text().strip()
@@ -114,7 +127,7 @@ class Strategy:
         return self._submit(player, f"{kind} {target}", form.get_by_role("button", name="Confirm"))
 
     def _submit(self, player: Player, move: str, button) -> bool:
-        click_and_check(player, button)
+        click_and_check(player, button, asks=not move.startswith("vote"))
         self.moves.append(f"{player.name}: {move}")
         return True
 

@@ -2,10 +2,10 @@
 its box's border. Measured in Chromium, in French and Polish (the longest words), on a phone and a desktop."""
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.utils import timezone
 
-from tests.factories import make_user, running_game
+from tests.e2e.pages import signed_in
+from tests.factories import running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,17 +35,9 @@ LEGEND_INSIDE = """
 @pytest.mark.parametrize("width", [390, 1280])
 def test_track_words_are_whole_and_legends_inside_their_box(browser, live_server, language, width):
     game = running_game(now=timezone.now(), actions=[{"type": "nominate", "by": "ann", "target": "bob"}])
-    cat = make_user("cat", password="pw-for-the-browser-1")
-    EmailAddress.objects.create(user=cat, email=cat.email, verified=True, primary=True)
-    context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.set_extra_http_headers({"Accept-Language": language})
-    page.goto("/accounts/login/")
-    page.locator("main input[name=login]").fill("cat")
-    page.locator("main input[name=password]").fill("pw-for-the-browser-1")
-    page.locator("main button[type=submit]").click()
+    page = signed_in(browser, live_server.url, "cat", language=language, viewport={"width": width, "height": 900})
     page.goto(f"/games/{game.pk}/")
     assert page.locator("fieldset > legend").count() >= 1  # cat's ballot
     assert page.evaluate(WORDS_ON_ONE_LINE) == []
     assert page.evaluate(LEGEND_INSIDE)
-    context.close()
+    page.context.close()

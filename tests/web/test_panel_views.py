@@ -1,5 +1,6 @@
 """The private panel's forms: moves with their step number, claims, absences, resignation."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,9 +14,11 @@ from tests.games.helpers import reload, state_of
 pytestmark = pytest.mark.django_db
 
 
-def move(client, game, step_number=None, **fields):
+def move(client, game, step_number=None, confirmed="yes", **fields):
+    """A move from the panel, its confirmation already given (as the browser's dialog gives it)."""
     step_number = reload(game).step_number if step_number is None else step_number
-    return client.post(f"/games/{game.pk}/move/", {"step_number": step_number, **fields}, follow=True)
+    data = {"step_number": step_number, "confirmed": confirmed, **fields}
+    return client.post(f"/games/{game.pk}/move/", data, follow=True)
 
 
 def test_the_panel_offers_only_legal_choices(client_for):
@@ -40,6 +43,45 @@ def test_a_move_through_the_panel(client_for):
     response = move(client_for("bob"), game, type="enact", policy="F")
     assert "You enacted a Fascist policy." in response.content.decode()
     assert state_of(game)["fascist_policies"] == 1
+
+
+def test_t2_an_irreversible_move_is_asked_before_it_is_made(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    before = reload(game).state
+    page = move(ann, game, confirmed="", type="nominate", target="bob").content.decode()
+    assert "Nominate bob as chancellor? This cannot be undone." in page
+    assert reload(game).state == before  # asking changed nothing
+    form = page.split('<form method="post" action="/games/')[1].split("</form>")[0]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken", None)
+    step = str(before["step_number"])
+    assert fields == {"type": "nominate", "step_number": step, "target": "bob", "confirmed": "yes"}
+    page = ann.post(f"/games/{game.pk}/move/", fields, follow=True).content.decode()
+    assert "You nominated bob as chancellor." in page
+    assert state_of(game)["step"] == "vote"
+
+
+def test_r11_a_ballot_is_not_asked_twice(client_for):
+    game = running_game(actions=[{"type": "nominate", "by": "ann", "target": "bob"}], now=timezone.now())
+    page = move(client_for("cat"), game, confirmed="", type="vote", vote="nein").content.decode()
+    assert "Your ballot is Nein." in page  # a ballot can be changed until the vote closes: no question
+
+
+def test_a_move_that_would_be_refused_is_refused_before_the_question(client_for):
+    game = running_game(now=timezone.now())
+    page = move(client_for("ann"), game, confirmed="", type="nominate", target="ann").content.decode()
+    assert "ann cannot nominate themself as chancellor." in page and "Confirm your move" not in page
+    stale = reload(game).step_number - 1
+    page = move(client_for("ann"), game, stale, confirmed="", type="nominate", target="bob").content.decode()
+    assert "moved on since this page was loaded" in page and "Confirm your move" not in page
+
+
+def test_the_panel_carries_each_choice_s_question_for_the_browser(client_for):
+    game = running_game(now=timezone.now())
+    page = client_for("ann").get(f"/games/{game.pk}/").content.decode()
+    assert 'data-confirm="Nominate bob as chancellor? This cannot be undone."' in page
+    assert '<input type="hidden" name="confirmed" value="">' in page
 
 
 @pytest.mark.parametrize(

@@ -134,7 +134,8 @@ def test_a_move_keeps_only_its_own_fields(client_for):
     ann = client_for("ann")
     ann.post(f"/games/{game.pk}/move/", {"step_number": 1, "type": "nominate", "target": "bob", "policy": "Q"})
     assert not ActionRecord.objects.filter(game=game).exists()  # a value no move takes: refused whole
-    ann.post(f"/games/{game.pk}/move/", {"step_number": 1, "type": "nominate", "target": "bob", "policy": "L"})
+    nomination = {"step_number": 1, "type": "nominate", "target": "bob", "policy": "L", "confirmed": "yes"}
+    ann.post(f"/games/{game.pk}/move/", nomination)
     assert ActionRecord.objects.filter(game=game).last().action == {"type": "nominate", "target": "bob", "by": "ann"}
 
 

@@ -1,0 +1,44 @@
+"""The table as players live it (issue 11), in Chromium: what a first game showed, and what players expect."""
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from tests.e2e.pages import signed_in
+from tests.factories import NAMES, running_game, votes
+from tests.games.helpers import reload
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_t2_the_browser_asks_before_a_nomination_and_no_does_nothing(browser, live_server):
+    game = running_game(now=timezone.now())
+    page = signed_in(browser, live_server.url, "ann")
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#target-nominate").select_option("cat")
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.locator("#panel").get_by_role("button", name="Confirm").click()
+    expect(page.locator("#target-nominate")).to_be_visible()
+    assert asked == ["Nominate cat as chancellor? This cannot be undone."]
+    assert reload(game).action_count == 0  # "no" sent nothing
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#panel").get_by_role("button", name="Confirm").click()
+    expect(page.locator("ul.messages")).to_contain_text("You nominated cat as chancellor.")
+    assert reload(game).action_count == 1
+    page.context.close()
+
+
+def test_t2_without_javascript_a_page_asks_in_the_players_language(browser, live_server):
+    nominated = [{"type": "nominate", "by": "ann", "target": "bob"}, *votes(*NAMES[:5])]
+    game = running_game(now=timezone.now(), actions=nominated)
+    page = signed_in(browser, live_server.url, "ann", language="fr", java_script_enabled=False)
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#panel").get_by_role("button", name="Défausser une loi fasciste").first.click()
+    question = "Défausser une loi fasciste\u00a0? Les deux autres vont au chancelier."
+    expect(page.locator("main")).to_contain_text(question)
+    assert reload(game).state["step"] == "discard"  # the question changed nothing
+    page.get_by_role("button", name="Confirmer").click()
+    expect(page.locator("ul.messages")).to_contain_text("Vous avez défaussé une loi fasciste.")
+    assert reload(game).state["step"] == "enact"
+    page.context.close()
