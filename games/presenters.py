@@ -5,7 +5,7 @@ from django.utils.translation import ngettext
 
 from .announcements import describe
 from .engine import GameState, legal_actions, player_view, public_view
-from .engine.constants import BALLOTS
+from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS, SMALL_GAME_MAX
 from .models import Claim, Game, GameEvent
 
 
@@ -98,6 +98,10 @@ def claimable_rounds(game: Game, state: GameState, seat: int) -> list[dict]:
     return rounds
 
 
+# The steps with a duration of their own: each is a `<name>_hours` setting of the game.
+DURATIONS = ("nomination", "election", "discard", "legislative", "veto_reply", "veto_enact", "power", "execution_vote")
+
+
 def game_settings(game: Game) -> list[dict]:
     """Every setting of the game in plain words, as players read them before joining and during play: the
     variants, what a missed deadline does, every duration, the deadline hour, absences and the exile filter."""
@@ -110,8 +114,7 @@ def game_settings(game: Game) -> list[dict]:
         rows.append({"label": Game._meta.get_field(name).verbose_name, "value": _yes_no(getattr(game, name))})
     for name in ("missing_vote", "nomination_timeout", "power_timeout"):
         rows.append({"label": labels[name], "value": getattr(game, f"get_{name}_display")()})
-    for name in ("nomination", "election", "discard", "legislative", "veto_reply", "veto_enact", "power",
-                 "execution_vote"):  # fmt: skip
+    for name in DURATIONS:
         rows.append({"label": labels[f"{name}_hours"], "value": _span(getattr(game, f"{name}_hours"), game)})
     hour = "—" if game.deadline_hour is None else f"{game.deadline_hour:02d}:00 ({game.time_zone})"
     rows.append({"label": labels["deadline_hour"], "value": hour})
@@ -122,6 +125,23 @@ def game_settings(game: Game) -> list[dict]:
     lookback = game.exile_lookback_games
     rows.append({"label": labels["exile_lookback_games"], "value": "—" if not lookback else str(lookback)})
     return rows
+
+
+def game_rules(game: Game) -> dict:
+    """The facts of this game's rules page: its table size's roles and power track, and its variants."""
+    liberals, fascists = ROLE_COUNTS[game.player_count]
+    track = POWER_TRACK[game.player_count]
+    return {
+        "players": game.player_count,
+        "liberals": liberals,
+        "fascists": fascists,
+        "hitler_knows": game.player_count <= SMALL_GAME_MAX and not game.hitler_blind_small,
+        "powers": [{"number": n, "power": power} for n, power in enumerate(track, start=1)],
+        "durations": {name: _span(getattr(game, f"{name}_hours"), game) for name in DURATIONS},
+        "notice": _hours(game.absence_notice_hours),
+        "absence_days": ngettext("%(count)s day", "%(count)s days", game.absence_max_days)
+        % {"count": game.absence_max_days},
+    }
 
 
 def _yes_no(value: bool) -> str:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<id:game_id>/unread/", thread.first_unread, name="first_unread"),
     path("games/<id:game_id>/history/", thread.secret_history, name="secret_history"),
     path("games/<id:game_id>/replay.json", thread.replay_script, name="replay_script"),
+    path("games/<id:game_id>/rules/", lobby.rules, name="rules"),
     path("games/<id:game_id>/join/", lobby.join, name="join"),
     path("games/<id:game_id>/leave/", lobby.leave, name="leave"),
     path("games/<id:game_id>/post/", thread.new_post, name="new_post"),

@@ -8,9 +8,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.access import access_game
 from games.engine import GameState, waiting_for
 from games.forms import GameForm
 from games.models import Game
+from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 
 from .common import attempt, load
@@ -109,3 +111,10 @@ def leave(request, game_id: int):
 
 def _email_verified(user) -> bool:
     return EmailAddress.objects.filter(user=user, verified=True).exists()
+
+
+def rules(request, game_id: int):
+    """The rules this game is played by, in the reader's language, with its own table size and settings."""
+    game = access_game(game_id)
+    context = {"game": game, "rules": game_rules(game), "settings": game_settings(game)}
+    return render(request, "games/rules.html", context)

@@ -120,7 +120,15 @@ def test_no_english_word_on_a_french_page(db):
     moderator = Client(HTTP_ACCEPT_LANGUAGE="fr")
     moderator.force_login(zoe)
     pages = {
-        player: ["/", f"/games/{game.pk}/", "/games/new/", "/profile/", "/notifications/", "/users/bob/"],
+        player: [
+            "/",
+            f"/games/{game.pk}/",
+            f"/games/{game.pk}/rules/",
+            "/games/new/",
+            "/profile/",
+            "/notifications/",
+            "/users/bob/",
+        ],
         moderator: ["/moderation/", f"/moderation/games/{game.pk}/", "/moderation/reports/", "/moderation/audit/"],
     }
     for client, urls in pages.items():
