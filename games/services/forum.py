@@ -53,6 +53,11 @@ def post_message(
         return post
 
 
+def preview(game: Game, body: str) -> str:
+    """The HTML a post with this text would show, mentions linked as they would be: nothing is saved."""
+    return render(body, mentionable=_names(game))
+
+
 def edit_post(post_id: int, user, body: str, *, now: datetime | None = None) -> Post:
     """The author may edit within EDIT_WINDOW; the text replaced stays visible in the post's history."""
     now = now or timezone.now()

@@ -20,7 +20,7 @@ from games.forms import EditPostForm, PostForm
 from games.markup import quote
 from games.models import Claim, GameEvent, Post, ThreadRead
 from games.presenters import announcements, game_settings, government_history, private_panel, status_box
-from games.services import GameError
+from games.services import GameError, forum
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.transfer import export_script
 
@@ -52,7 +52,9 @@ def _quotation(game, post: Post, page: str | None) -> str:
     return quote(post.body, author=author, link=f"{reverse(thread, args=[game.pk])}{page_part}#post-{post.pk}")
 
 
-def _thread_page(request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200):
+def _thread_page(
+    request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200, preview: str = ""
+):
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
@@ -77,6 +79,7 @@ def _thread_page(request, game, state, viewer, name: str, form: PostForm, page_n
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "settings": game_settings(game),
         "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded
+        "preview": preview,
     }
     return render(request, "games/thread.html", context, status=status)
 
@@ -123,6 +126,9 @@ def new_post(request, game_id: int):
             request, _("The post was not saved: %(errors)s") % {"errors": " ".join(form.errors.get("body", []))}
         )
         return _thread_page(request, game, state, viewer, name, form, "last", status=400)
+    if "preview" in request.POST:  # shown above the form, the text kept in it: nothing is posted
+        html = forum.preview(game, form.cleaned_data["body"])
+        return _thread_page(request, game, state, viewer, name, form, "last", preview=html)
     try:
         post = post_message(
             game.pk,
@@ -146,14 +152,17 @@ def edit(request, game_id: int, post_id: int):
     if post.author_id != request.user.pk:
         raise PermissionDenied(_("Only the author can edit a post."))
     form = EditPostForm(request.POST or None, initial={"body": post.body})
-    if request.method == "POST" and form.is_valid():
+    context = {"game": game, "post": post, "form": form}
+    if request.method == "POST" and form.is_valid() and "preview" in request.POST:
+        context["preview"] = forum.preview(game, form.cleaned_data["body"])
+    elif request.method == "POST" and form.is_valid():
         try:
             edit_post(post.pk, request.user, form.cleaned_data["body"])
         except GameError as error:
             messages.error(request, str(error))
         else:
             return redirect(f"{reverse('games:thread', args=[game.pk])}#post-{post.pk}")
-    return render(request, "games/edit_post.html", {"game": game, "post": post, "form": form})
+    return render(request, "games/edit_post.html", context)
 
 
 def post_history(request, game_id: int, post_id: int):

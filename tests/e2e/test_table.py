@@ -42,3 +42,19 @@ def test_t2_without_javascript_a_page_asks_in_the_players_language(browser, live
     expect(page.locator("ul.messages")).to_contain_text("Vous avez défaussé une loi fasciste.")
     assert reload(game).state["step"] == "enact"
     page.context.close()
+
+
+def test_a_post_is_previewed_then_posted(browser, live_server):
+    game = running_game(now=timezone.now())
+    page = signed_in(browser, live_server.url, "cat")
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#id_body").fill("I trust **@bob.** Ja!")
+    page.get_by_role("button", name="Preview").click()
+    preview = page.locator(".entry.preview")
+    expect(preview.locator("strong a")).to_have_text("@bob")  # a mention before a full stop, inside bold
+    expect(page.locator("#id_body")).to_have_value("I trust **@bob.** Ja!")
+    assert not game.posts.exists()
+    page.get_by_role("button", name="Post", exact=True).click()
+    expect(page.locator("article.post .body").last).to_contain_text("I trust @bob. Ja!")
+    assert game.posts.count() == 1
+    page.context.close()
