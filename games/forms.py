@@ -126,6 +126,7 @@ class MoveForm(forms.Form):
 class ClaimForm(forms.Form):
     round = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     cards = forms.RegexField(label=_("Cards"), regex=r"^[LFlf]{2,3}$", max_length=3)
+    confirmed = forms.ChoiceField(required=False, choices=[("yes", "yes")])
 
 
 class AbsenceForm(forms.Form):

@@ -1,5 +1,7 @@
 """What the pages show, built only from the engine's public and private views and the public log."""
 
+from collections import Counter
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -61,6 +63,8 @@ def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dic
                 current["policy"] = data["policy"]
             elif event.type == "veto_answered" and data["accepted"]:
                 current["veto"] = True
+    for row in rows:
+        row["conflicts"] = claim_conflicts(row)
     return rows
 
 
@@ -80,22 +84,57 @@ def private_panel(game: Game, state: GameState, seat: int) -> dict:
         "can_veto": "veto" in kinds,
         "alive": state.seats[seat].status == "alive",
         "status": str(state.seats[seat].status),
-        "claimable": claimable_rounds(game, state, seat) if state.seats[seat].status == "alive" else [],
+        "claims": [
+            item
+            for item in seat_claims(game, state, seat)
+            if item["filed"] or (game.status == Game.Status.RUNNING and state.seats[seat].status == "alive")
+        ],
         "running": game.status == Game.Status.RUNNING,
     }
 
 
-def claimable_rounds(game: Game, state: GameState, seat: int) -> list[dict]:
-    """The sessions this seat sat in whose claim it has not filed yet."""
-    filed = set(game.claims.values_list("round", "office"))
-    rounds = []
+# The claims a government member can file, as buttons: every hand of 3 (president) or 2 (chancellor) cards.
+CLAIM_CHOICES = {"president": ["FFF", "FFL", "FLL", "LLL"], "chancellor": ["FF", "FL", "LL"]}
+
+
+def seat_claims(game: Game, state: GameState, seat: int) -> list[dict]:
+    """The sessions this seat sat in, once over, each with its filed claim or the choices to file one."""
+    filed = {(claim.round, claim.office): claim for claim in game.claims.all()}
+    items = []
     for session in state.sessions:
         if session["enacted"] is None and session["veto"] != "accepted":
-            continue
-        for office, key, cards in (("president", "president_seat", 3), ("chancellor", "chancellor_seat", 2)):
-            if session[key] == seat and (session["round"], office) not in filed:
-                rounds.append({"round": session["round"], "office": office, "cards": cards})
-    return rounds
+            continue  # R18: nothing is said about a session before it is over
+        for office in ("president", "chancellor"):
+            if session[f"{office}_seat"] == seat:
+                claim = filed.get((session["round"], office))
+                items.append({"round": session["round"], "office": office, "filed": claim,
+                              "choices": [] if claim else CLAIM_CHOICES[office]})  # fmt: skip
+    return items
+
+
+def claim_question(office: str, round_number: int, cards: str) -> str:
+    """The question asked before a claim is filed: it is public and final."""
+    values = {"cards": cards, "round": round_number}
+    if office == "president":
+        question = _("Claim that you drew %(cards)s in round %(round)s?") % values
+    else:
+        question = _("Claim that you received %(cards)s in round %(round)s?") % values
+    return question + " " + _("Everyone will see it, and it cannot be changed.")
+
+
+def claim_conflicts(row: dict) -> list[str]:
+    """Where a government's claims cannot both be true, or contradict the policy on the board."""
+    president, chancellor = row["president_claim"], row["chancellor_claim"]
+    reasons = []
+    if president and chancellor and not Counter(chancellor.cards) <= Counter(president.cards):
+        reasons.append(
+            _("%(chancellor)s claims cards that %(president)s's claim could not have passed.")
+            % {"chancellor": row["chancellor"], "president": row["president"]}
+        )
+    for claim, name in ((president, row["president"]), (chancellor, row["chancellor"])):
+        if claim and row["policy"] and row["policy"] not in claim.cards:
+            reasons.append(_("%(name)s's claim does not hold the policy enacted.") % {"name": name})
+    return reasons
 
 
 # The steps with a duration of their own: each is a `<name>_hours` setting of the game.

@@ -87,24 +87,7 @@ def file_claim(game_id: int, user, round_number: int, cards: str, *, now: dateti
     cards = cards.strip().upper()
     with transaction.atomic():
         game = lock_game(game_id)
-        state = GameState.from_dict(game.state) if game.state else None
-        viewer = viewer_for(game, user, state)
-        if game.status != Game.Status.RUNNING or not viewer.alive:
-            raise GameError(_("Only a living player of a running game can file a claim."))
-        session = next((s for s in state.sessions if s["round"] == round_number), None)
-        if session is None or (session["enacted"] is None and session["veto"] != "accepted"):
-            # R18: nothing is said about a session before it is over.
-            raise GameError(_("There was no legislative session of yours in that round."))
-        if session["president_seat"] == viewer.seat.number:
-            office = Claim.Office.PRESIDENT
-        elif session["chancellor_seat"] == viewer.seat.number:
-            office = Claim.Office.CHANCELLOR
-        else:
-            raise GameError(_("There was no legislative session of yours in that round."))
-        if len(cards) != CLAIM_CARDS[office] or set(cards) - {"L", "F"}:
-            raise GameError(_("A claim is %(count)s cards, each L or F.") % {"count": CLAIM_CARDS[office]})
-        if game.claims.filter(round=round_number, office=office).exists():
-            raise GameError(_("You have already filed your claim for that session."))
+        office = _claim_office(game, user, round_number, cards)
         return Claim.objects.create(
             game=game,
             round=round_number,
@@ -114,6 +97,33 @@ def file_claim(game_id: int, user, round_number: int, cards: str, *, now: dateti
             cards=cards,
             created_at=now,
         )
+
+
+def check_claim(game_id: int, user, round_number: int, cards: str) -> str:
+    """The office the claim would be filed for, or the GameError `file_claim` would raise now: read, not filed."""
+    return _claim_office(Game.objects.get(pk=game_id), user, round_number, cards.strip().upper())
+
+
+def _claim_office(game: Game, user, round_number: int, cards: str) -> str:
+    state = GameState.from_dict(game.state) if game.state else None
+    viewer = viewer_for(game, user, state)
+    if game.status != Game.Status.RUNNING or not viewer.alive:
+        raise GameError(_("Only a living player of a running game can file a claim."))
+    session = next((s for s in state.sessions if s["round"] == round_number), None)
+    if session is None or (session["enacted"] is None and session["veto"] != "accepted"):
+        # R18: nothing is said about a session before it is over.
+        raise GameError(_("There was no legislative session of yours in that round."))
+    if session["president_seat"] == viewer.seat.number:
+        office = Claim.Office.PRESIDENT
+    elif session["chancellor_seat"] == viewer.seat.number:
+        office = Claim.Office.CHANCELLOR
+    else:
+        raise GameError(_("There was no legislative session of yours in that round."))
+    if len(cards) != CLAIM_CARDS[office] or set(cards) - {"L", "F"}:
+        raise GameError(_("A claim is %(count)s cards, each L or F.") % {"count": CLAIM_CARDS[office]})
+    if game.claims.filter(round=round_number, office=office).exists():
+        raise GameError(_("You have already filed your claim for that session."))
+    return office
 
 
 def mark_read(user, game: Game, thread: str, up_to: datetime) -> None:

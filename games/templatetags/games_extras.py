@@ -33,3 +33,8 @@ def confirm_question(kind: str, target: str = "", policy: str = "", accept: str 
     """The question asked before an irreversible move (the browser asks it; without JavaScript, a page does)."""
     move = {"type": kind, "target": target, "policy": policy, "accept": accept == "yes"}
     return presenters.confirm_question(move)
+
+
+@register.simple_tag
+def claim_question(office: str, round_number: int, cards: str) -> str:
+    return presenters.claim_question(office, round_number, cards)

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_POST
 
 from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm
-from games.presenters import confirm_question
+from games.presenters import claim_question, confirm_question
 from games.services import GameError, declare_absence, make_move, request_resignation
-from games.services.forum import file_claim
+from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
 
 from .common import attempt, refused, submit
@@ -46,8 +46,15 @@ def _confirm(request, game, form: MoveForm):
         check_move(game.pk, request.user, form.move(), form.cleaned_data["step_number"])
     except GameError as error:
         return refused(request, error, _back(game.pk, "#panel"))
-    context = {"game": game, "question": confirm_question(form.move()), "fields": form.confirmed_fields()}
-    return render(request, "games/confirm_move.html", context)
+    return _ask(
+        request, game, reverse("games:move", args=[game.pk]), confirm_question(form.move()), form.confirmed_fields()
+    )
+
+
+def _ask(request, game, action: str, question: str, fields: list[tuple[str, str]]):
+    """The page that asks before an irreversible form is sent (without JavaScript): yes POSTs it again."""
+    context = {"game": game, "action": action, "question": question, "fields": fields}
+    return render(request, "games/confirm.html", context)
 
 
 def done_message(move: dict) -> str:
@@ -81,6 +88,15 @@ def claim(request, game_id: int):
     form = ClaimForm(request.POST)
     if not form.is_valid():
         return refused(request, _("A claim is 2 or 3 cards, each L or F."), _back(game.pk, "#history"))
+    if form.cleaned_data["confirmed"] != "yes":  # public and final: asked first, as a move is
+        data = form.cleaned_data
+        try:
+            office = check_claim(game.pk, request.user, data["round"], data["cards"])
+        except GameError as error:
+            return refused(request, error, _back(game.pk, "#panel"))
+        question = claim_question(office, data["round"], data["cards"].upper())
+        fields = [("round", str(data["round"])), ("cards", data["cards"].upper())]
+        return _ask(request, game, reverse("games:claim", args=[game.pk]), question, fields)
 
     def file(data: dict) -> None:
         file_claim(game.pk, request.user, data["round"], data["cards"])

@@ -5,7 +5,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.e2e.pages import signed_in
-from tests.factories import NAMES, running_game, votes
+from tests.factories import NAMES, governments, running_game, votes
 from tests.games.helpers import reload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -58,3 +58,22 @@ def test_a_post_is_previewed_then_posted(browser, live_server):
     expect(page.locator("article.post .body").last).to_contain_text("I trust @bob. Ja!")
     assert game.posts.count() == 1
     page.context.close()
+
+
+def test_claims_are_picked_from_buttons_and_conflicts_are_marked(browser, live_server):
+    game = running_game(now=timezone.now(), actions=governments(("ann", "bob")))
+    ann = signed_in(browser, live_server.url, "ann")
+    ann.goto(f"/games/{game.pk}/")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.locator("#panel button[name=cards][value=FFF]").click()
+    expect(ann.locator("ul.messages")).to_contain_text("Your claim is on the record.")
+    expect(ann.locator("#panel")).to_contain_text("you claimed you drew FFF")
+    bob = signed_in(browser, live_server.url, "bob", viewport={"width": 390, "height": 800})
+    bob.goto(f"/games/{game.pk}/")
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.locator("#panel button[name=cards][value=LL]").click()  # a fascist policy was enacted
+    conflict = bob.locator("#history tr.conflict")
+    expect(conflict).to_have_count(1)
+    expect(conflict.locator("p.conflict")).to_have_count(2)  # ann passed no liberal; bob enacted a fascist
+    for page in (ann, bob):
+        page.context.close()

@@ -71,10 +71,10 @@ def test_r11_a_ballot_is_not_asked_twice(client_for):
 def test_a_move_that_would_be_refused_is_refused_before_the_question(client_for):
     game = running_game(now=timezone.now())
     page = move(client_for("ann"), game, confirmed="", type="nominate", target="ann").content.decode()
-    assert "ann cannot nominate themself as chancellor." in page and "Confirm your move" not in page
+    assert "ann cannot nominate themself as chancellor." in page and "Are you sure?" not in page
     stale = reload(game).step_number - 1
     page = move(client_for("ann"), game, stale, confirmed="", type="nominate", target="bob").content.decode()
-    assert "moved on since this page was loaded" in page and "Confirm your move" not in page
+    assert "moved on since this page was loaded" in page and "Are you sure?" not in page
 
 
 def test_the_panel_carries_each_choice_s_question_for_the_browser(client_for):
@@ -119,32 +119,54 @@ def test_moves_are_closed_while_paused(client_for):
     assert "paused" in move(client_for("ann"), game, type="nominate", target="bob").content.decode()
 
 
+def claim(client, game, cards: str, round_number: int = 1, confirmed: str = "yes"):
+    data = {"round": round_number, "cards": cards, "confirmed": confirmed}
+    return client.post(f"/games/{game.pk}/claim/", data, follow=True).content.decode()
+
+
 def test_claims_are_filed_once_by_the_government(client_for):
     game = running_game(actions=governments(("ann", "bob")), now=timezone.now())
     ann = client_for("ann")
     page = ann.get(f"/games/{game.pk}/").content.decode()
     assert "the three cards you say you drew" in page
-    ann.post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "fff"})
+    claim(ann, game, "fff")
     assert Claim.objects.get().cards == "FFF"
-    assert (
-        "already filed"
-        in ann.post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "FFL"}, follow=True).content.decode()
-    )
-    assert (
-        "no legislative session of yours"
-        in client_for("cat")
-        .post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "FFL"}, follow=True)
-        .content.decode()
-    )
-    assert (
-        "2 or 3 cards"
-        in client_for("bob").post(f"/games/{game.pk}/claim/", {"round": 1, "cards": "X"}, follow=True).content.decode()
-    )
+    assert "already filed" in claim(ann, game, "FFL")
+    assert "no legislative session of yours" in claim(client_for("cat"), game, "FFL")
+    assert "2 or 3 cards" in claim(client_for("bob"), game, "X")
     history = client_for("cat").get(f"/games/{game.pk}/").content.decode()
     assert (
         'P: <span class="cards"><span class="card-F">F</span><span class="card-F">F</span><span class="card-F">F</span>'
         in history
     )
+
+
+def test_a_claim_is_picked_from_buttons_asked_first_and_stays_in_its_author_s_panel(client_for):
+    game = running_game(actions=governments(("ann", "bob")), now=timezone.now())
+    bob = client_for("bob")
+    page = bob.get(f"/games/{game.pk}/").content.decode()
+    offered = re.findall(r'<button type="submit" name="cards" value="(\w+)"', page)
+    assert offered == ["FF", "FL", "LL"]  # the chancellor's two cards, picked, never typed
+    assert 'data-confirm="Claim that you received FL in round 1? Everyone will see it' in page
+    asked = claim(bob, game, "FL", confirmed="")
+    assert "Claim that you received FL in round 1? Everyone will see it, and it cannot be changed." in asked
+    assert not Claim.objects.exists()  # the question filed nothing
+    claim(bob, game, "FF")
+    panel = bob.get(f"/games/{game.pk}/").content.decode().split('id="panel"')[1].split("</section>")[0]
+    assert "you claimed you received" in panel and 'name="cards"' not in panel
+
+
+def test_claims_that_cannot_both_be_true_are_marked(client_for):
+    game = running_game(actions=governments(("ann", "bob"), ("bob", "cat")), now=timezone.now())
+    claim(client_for("ann"), game, "FFF")
+    claim(client_for("bob"), game, "FL")  # ann says she passed two fascist policies
+    claim(client_for("bob"), game, "FFL", round_number=2)
+    claim(client_for("cat"), game, "LL", round_number=2)  # a fascist policy was enacted
+    page = client_for("dan").get(f"/games/{game.pk}/").content.decode()
+    rows = page.split('id="history"')[1].split("<tbody>")[1].split("</tr>")
+    assert 'class="conflict"' in rows[0] and "bob claims cards that ann&#x27;s claim could not have passed." in rows[0]
+    assert "cat&#x27;s claim does not hold the policy enacted." in rows[1]
+    assert "bob&#x27;s claim does not hold" not in rows[1]
 
 
 def test_announce_an_absence(client_for):
