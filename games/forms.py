@@ -1,6 +1,6 @@
 """Forms: what people type, checked and turned into service calls."""
 
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.utils import timezone
@@ -8,12 +8,19 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Game, Post, Profile
 from .services.moves import PLAYER_MOVES
+from .zones import zone_choices
 
-TIME_ZONES = sorted(available_timezones())
+
+class ZoneChoices:
+    """A form whose time zone field offers the browser's zone first, then the common ones, then all."""
+
+    def __init__(self, *args, browser_zone: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = zone_choices(browser_zone)
 
 
-class GameForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(label=_("time zone"), choices=[(z, z) for z in TIME_ZONES], initial="UTC")
+class GameForm(ZoneChoices, forms.ModelForm):
+    time_zone = forms.ChoiceField(label=_("time zone"), initial="UTC")
 
     class Meta:
         model = Game
@@ -129,13 +136,18 @@ class ClaimForm(forms.Form):
     confirmed = forms.ChoiceField(required=False, choices=[("yes", "yes")])
 
 
+def aware(moment):
+    """A moment typed in a datetime-local field, in the reader's time zone (the one the form names)."""
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+
 class AbsenceForm(forms.Form):
     starts_at = forms.DateTimeField(label=_("Away from"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     ends_at = forms.DateTimeField(label=_("Back on"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
 
-class ProfileForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(label=_("time zone"), choices=[(z, z) for z in TIME_ZONES])
+class ProfileForm(ZoneChoices, forms.ModelForm):
+    time_zone = forms.ChoiceField(label=_("time zone"))
 
     class Meta:
         model = Profile

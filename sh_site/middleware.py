@@ -13,18 +13,21 @@ MAX_QUERY_VALUE = 1_000
 
 
 def user_preferences(get_response):
-    """Deadlines in the viewer's time zone, pages in their language (from their profile once signed in)."""
+    """Deadlines in the viewer's time zone, pages in their language: their profile's once they have one, else the
+    zone their browser gave (a cookie the site's script sets) and the language the locale middleware chose."""
 
     def middleware(request):
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            from games.models import Profile
+        from games.models import Profile
+        from games.zones import is_zone
 
-            profile = Profile.objects.filter(user=user).first()
-            if profile is not None:
-                timezone.activate(ZoneInfo(profile.time_zone))
-                translation.activate(profile.language)
-                request.LANGUAGE_CODE = profile.language
+        user = getattr(request, "user", None)
+        profile = Profile.objects.filter(user=user).first() if user is not None and user.is_authenticated else None
+        if profile is not None:
+            timezone.activate(ZoneInfo(profile.time_zone))
+            translation.activate(profile.language)
+            request.LANGUAGE_CODE = profile.language
+        elif is_zone(request.COOKIES.get("tz", "")):
+            timezone.activate(ZoneInfo(request.COOKIES["tz"]))
         try:
             return get_response(request)
         finally:

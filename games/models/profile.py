@@ -1,15 +1,15 @@
 """A user's forum profile: the name shown, the time zone every deadline is shown in, the language."""
 
-from zoneinfo import available_timezones
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.zones import is_zone
+
 
 def validate_time_zone(value: str) -> None:
-    if value not in available_timezones():
+    if not is_zone(value):
         raise ValidationError(_("%(zone)s is not a time zone."), params={"zone": value})
 
 
@@ -62,6 +62,6 @@ class Profile(models.Model):
         if language in dict(settings.LANGUAGES):
             defaults["language"] = language
         zone = request.COOKIES.get("tz", "")
-        if zone in available_timezones():
+        if is_zone(zone):
             defaults["time_zone"] = zone
         return defaults

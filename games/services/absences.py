@@ -45,10 +45,26 @@ def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, 
 
 
 def end_absence(absence_id: int, *, now: datetime | None = None) -> Absence:
-    """An absence ends now (a moderator's decision, or the player back early); one not yet begun is withdrawn."""
-    now = now or timezone.now()
+    """An absence ends now (a moderator's decision); one not yet begun is withdrawn."""
+    return _end(Absence.objects.filter(pk=absence_id), now or timezone.now())
+
+
+def withdraw_absence(absence_id: int, user, *, now: datetime | None = None) -> Absence:
+    """The player's own absence: withdrawn before it starts, ended now once under way (back early)."""
+    return _end(Absence.objects.filter(pk=absence_id, seat__user=user), now or timezone.now())
+
+
+def _end(absences, now: datetime) -> Absence:
+    game_id = absences.values_list("seat__game_id", flat=True).first()
+    if game_id is None:
+        raise GameError(_("There is no such absence."))
     with transaction.atomic():
-        absence = Absence.objects.select_for_update().get(pk=absence_id)
+        game = lock_game(game_id)  # the sweep reads absences under this lock: never beside it
+        absence = absences.select_for_update().first()
+        if absence is None:
+            raise GameError(_("There is no such absence."))
+        if game.status != Game.Status.RUNNING:
+            raise GameError(_("This game is over: its absences stay as they were."))
         if absence.effective_end <= now:
             raise GameError(_("This absence is already over."))
         if absence.starts_at >= now:
@@ -57,3 +73,20 @@ def end_absence(absence_id: int, *, now: datetime | None = None) -> Absence:
             absence.ended_early_at = now
             absence.save(update_fields=["ended_early_at"])
         return absence
+
+
+def declare_vacation(user, starts_at: datetime, ends_at: datetime, *, now: datetime | None = None) -> list[dict]:
+    """One absence in each running game where the user holds a seat, each under that game's own notice and cap
+    (E4): per game, the absence declared or the reason it was refused. Games are independent: a refusal in one
+    changes nothing in another."""
+    now = now or timezone.now()
+    seats = user.seats.filter(game__status=Game.Status.RUNNING, active=True, number__isnull=False)
+    results = []
+    for game in Game.objects.filter(pk__in=seats.values("game_id")).order_by("name", "pk"):
+        try:
+            absence = declare_absence(game.pk, user, starts_at, ends_at, now=now)
+        except GameError as error:
+            results.append({"game": game, "absence": None, "refusal": str(error)})
+        else:
+            results.append({"game": game, "absence": absence, "refusal": ""})
+    return results

@@ -38,3 +38,10 @@ def confirm_question(kind: str, target: str = "", policy: str = "", accept: str 
 @register.simple_tag
 def claim_question(office: str, round_number: int, cards: str) -> str:
     return presenters.claim_question(office, round_number, cards)
+
+
+@register.simple_tag
+def current_zone() -> str:
+    """The time zone the page's dates and time fields are in, with its offset now: "Europe/Paris (UTC+01:00)"."""
+    offset = date_format(timezone.localtime(), "O")
+    return f"{timezone.get_current_timezone_name()} (UTC{offset[:3]}:{offset[3:]})"

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -68,7 +69,8 @@ def _my_finished_games(user) -> list[Game]:
 
 @login_required
 def new_game(request):
-    form = GameForm(request.POST or None)
+    zone = timezone.get_current_timezone_name()  # the creator's (their profile's, or their browser's)
+    form = GameForm(request.POST or None, initial={"time_zone": zone}, browser_zone=request.COOKIES.get("tz", ""))
     if request.method == "POST" and form.is_valid():
         if not _email_verified(request.user):
             messages.error(request, _("Verify your email address first: deadline reminders go there."))

@@ -1,8 +1,6 @@
 """The private panel's forms: the owed move, claims, absences, resignation. Each POSTs to the service layer
 with the step number it was made for; the server decides, whatever the form offered."""
 
-from datetime import datetime
-
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.urls import reverse
@@ -11,9 +9,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.access import access_game
-from games.forms import AbsenceForm, ClaimForm, MoveForm
+from games.forms import AbsenceForm, ClaimForm, MoveForm, aware
+from games.models import Absence
 from games.presenters import claim_question, confirm_question
-from games.services import GameError, declare_absence, make_move, request_resignation
+from games.services import GameError, absences, declare_absence, make_move, request_resignation
 from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
 
@@ -113,10 +112,23 @@ def absence(request, game_id: int):
         return refused(request, _("Give the start and the end of your absence."), _back(game.pk, "#panel"))
 
     def declare(data: dict) -> None:
-        declare_absence(game.pk, request.user, _aware(data["starts_at"]), _aware(data["ends_at"]))
+        declare_absence(game.pk, request.user, aware(data["starts_at"]), aware(data["ends_at"]))
 
     done = _("Your absence is announced: misses whose deadline falls inside it are excused.")
     return submit(request, form, declare, _back(game.pk, "#panel"), done)
+
+
+@login_required
+@require_POST
+def withdraw_absence(request, absence_id: int):
+    """The player's own absence withdrawn (not begun) or ended (under way); back to where the list was."""
+    absence = Absence.objects.filter(pk=absence_id, seat__user=request.user).select_related("seat").first()
+    if request.POST.get("back") == "profile" or absence is None:
+        back = reverse("games:absences")
+    else:
+        back = _back(absence.seat.game_id, "#absences")
+    done = _("Your absence is withdrawn.") if absence and absence.starts_at > timezone.now() else _("Welcome back.")
+    return attempt(request, lambda: absences.withdraw_absence(absence_id, request.user), back, done)
 
 
 @login_required
@@ -125,7 +137,3 @@ def resign(request, game_id: int):
     game = access_game(game_id)
     done = _("A moderator will hand your seat to someone else. Thank you for telling us.")
     return attempt(request, lambda: request_resignation(game.pk, request.user), _back(game.pk, "#panel"), done)
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)

@@ -1,18 +1,22 @@
 """Profiles: each user's own settings, the public participation record (E6), and deleting an account."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from games.forms import ProfileForm
-from games.models import Game, Profile
+from games.forms import AbsenceForm, ProfileForm, aware
+from games.models import Absence, Game, Profile
 from games.services import participation_record
+from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
 
 
@@ -38,7 +42,7 @@ def edit_profile(request):
         profile = Profile.of(request.user, request)
     else:
         profile = Profile.for_reading(request.user, request)  # shown, not made: it is made when saved
-    form = ProfileForm(request.POST or None, instance=profile)
+    form = ProfileForm(request.POST or None, instance=profile, browser_zone=request.COOKIES.get("tz", ""))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Your profile is saved."))
@@ -53,6 +57,25 @@ def edit_profile(request):
             "calendar_url": request.build_absolute_uri(reverse("games:calendar", args=[calendar])) if calendar else "",
         },
     )
+
+
+@login_required
+def absences(request):
+    """Every absence the user announced, in every game, and a vacation: one absence in each running game."""
+    form = AbsenceForm(request.POST or None)
+    results = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        results = declare_vacation(request.user, aware(data["starts_at"]), aware(data["ends_at"]))
+        if not results:
+            messages.info(request, _("You hold no seat in a running game: there is nothing to be away from."))
+    announced = (
+        Absence.objects.filter(seat__user=request.user, ends_at__gt=timezone.now() - timedelta(days=30))
+        .select_related("seat__game")
+        .order_by("starts_at")
+    )
+    context = {"form": form, "results": results, "absences": announced, "now": timezone.now(), "back": "profile"}
+    return render(request, "games/absences.html", context)
 
 
 @login_required

@@ -80,6 +80,8 @@ def _thread_page(
         "settings": game_settings(game),
         "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded
         "preview": preview,
+        "absences": list(viewer.seat.absences.all()) if viewer.is_player else [],
+        "now": timezone.now(),
     }
     return render(request, "games/thread.html", context, status=status)
 

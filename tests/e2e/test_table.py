@@ -1,9 +1,13 @@
 """The table as players live it (issue 11), in Chromium: what a first game showed, and what players expect."""
 
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.models import Absence
 from tests.e2e.pages import signed_in
 from tests.factories import NAMES, governments, running_game, votes
 from tests.games.helpers import reload
@@ -77,3 +81,37 @@ def test_claims_are_picked_from_buttons_and_conflicts_are_marked(browser, live_s
     expect(conflict.locator("p.conflict")).to_have_count(2)  # ann passed no liberal; bob enacted a fascist
     for page in (ann, bob):
         page.context.close()
+
+
+def test_e4_absences_announced_listed_withdrawn_and_a_vacation_in_every_game(browser, live_server):
+    first, second = running_game(now=timezone.now()), running_game(now=timezone.now())
+    page = signed_in(browser, live_server.url, "ann", timezone_id="America/New_York")
+    page.goto("/")  # the browser's zone becomes the new profile's (the tz cookie)
+    page.goto(f"/games/{first.pk}/")
+    page.locator("#absences summary").click()
+    expect(page.locator("#absences")).to_contain_text("Dates and times in your time zone: America/New_York")
+    start = timezone.localtime(timezone.now() + timedelta(days=3), ZoneInfo("America/New_York"))
+    page.locator("#away-from").fill(start.strftime("%Y-%m-%dT09:00"))
+    page.locator("#away-to").fill((start + timedelta(days=1)).strftime("%Y-%m-%dT18:00"))
+    page.get_by_role("button", name="Announce", exact=True).click()
+    expect(page.locator("ul.messages")).to_contain_text("Your absence is announced")
+    listed = page.locator("#absences ul.absences li")
+    expect(listed).to_have_count(1)
+    expect(listed).to_contain_text("09:00")  # shown in the zone it was typed in
+    listed.get_by_role("button", name="Withdraw").click()
+    expect(page.locator("ul.messages")).to_contain_text("Your absence is withdrawn.")
+    expect(page.locator("#absences ul.absences")).to_have_count(0)
+
+    page.locator("#absences summary").click()
+    page.get_by_role("link", name="Away from all your games? Announce it in all of them at once.").click()
+    page.locator("#id_starts_at").fill(start.strftime("%Y-%m-%dT09:00"))
+    page.locator("#id_ends_at").fill((start + timedelta(days=10)).strftime("%Y-%m-%dT09:00"))  # over the 7-day cap
+    page.get_by_role("button", name="Announce in all my games").click()
+    results = page.locator("ul.results li")
+    expect(results).to_have_count(2)
+    expect(results.first).to_contain_text("refused — Absences in this game may last 7 days in all")
+    page.locator("#id_ends_at").fill((start + timedelta(days=2)).strftime("%Y-%m-%dT09:00"))
+    page.get_by_role("button", name="Announce in all my games").click()
+    expect(page.locator("ul.results li", has_text="announced")).to_have_count(2)
+    assert set(Absence.objects.values_list("seat__game", flat=True)) == {first.pk, second.pk}
+    page.context.close()
