@@ -137,3 +137,10 @@ def test_no_english_word_on_a_french_page(db):
             assert response.status_code == 200, url
             text = visible_text(response.content.decode())
             assert ENGLISH.findall(text) == [], (url, ENGLISH.findall(text))
+
+
+def test_no_rule_code_in_what_players_read():
+    """Rule ids ("R18", "T1", "E4") are for the specification and the rules page, which prints them beside its
+    sections; no message, label or page text the site translates carries one."""
+    coded = [entry.msgid for entry in catalogue("fr") if re.search(r"\b[RTE]\d{1,2}\b", entry.msgid)]
+    assert coded == []
