@@ -42,6 +42,8 @@ def shoot(base: str) -> None:
         phone = phone.new_page()
         phone.goto(page.url)
         phone.screenshot(path=OUT / "phone.png")
+        page.get_by_role("link", name="Rules of this game").click()
+        page.screenshot(path=OUT / "rules.png")
         browser.close()
 
 
