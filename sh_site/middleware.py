@@ -17,11 +17,12 @@ def user_preferences(get_response):
     zone their browser gave (a cookie the site's script sets) and the language the locale middleware chose."""
 
     def middleware(request):
-        from games.models import Profile
         from games.zones import is_zone
 
         user = getattr(request, "user", None)
-        profile = Profile.objects.filter(user=user).first() if user is not None and user.is_authenticated else None
+        profile = None
+        if user is not None and user.is_authenticated:
+            profile = getattr(user, "profile", None)  # loaded with the user (sh_site/auth.py); None if they have none
         if profile is not None:
             timezone.activate(ZoneInfo(profile.time_zone))
             translation.activate(profile.language)

@@ -69,9 +69,9 @@ TEMPLATES = [
 DATABASES = {"default": database_from_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3"), BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+AUTHENTICATION_BACKENDS = [  # Django's and allauth's, loading the profile with the user (sh_site/auth.py)
+    "sh_site.auth.ModelBackend",
+    "sh_site.auth.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -130,6 +130,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
+# How often a game's page left open asks whether anything changed (a 304 costs one query): players see news
+# within this many seconds.
+LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 20)
 # Posting limits per person and game: far above a heated discussion, low enough to stop a flood.
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 8)
 POSTS_PER_HOUR = env_int("POSTS_PER_HOUR", 120)

@@ -3,6 +3,7 @@ posting, editing with a visible history, and the full secret history once the ga
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,9 +12,11 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import live
 from games.access import access_game, can_read, is_over, posting_refusal
 from games.engine import secret_view
 from games.forms import EditPostForm, PostForm
@@ -30,8 +33,19 @@ PAGE_SIZE = 25
 
 
 def thread(request, game_id: int, graveyard: bool = False):
-    game, state, viewer = load(request, game_id)
+    """The thread's page. A page left open asks again every few seconds (live.js) with the ETag it has: when
+    nothing it shows has changed the answer is a 304, for one query beyond the sign-in's."""
     name = Post.Thread.GRAVEYARD if graveyard else Post.Thread.MAIN
+    seen = live.fingerprint(game_id, name)
+    if seen is None:
+        raise Http404(_("There is no such game."))
+    tags = {kind: live.etag(request, seen, live=kind == "live") for kind in ("live", "page")}
+    tag = tags["live" if live.is_live(request) else "page"]
+    if not len(messages.get_messages(request)):  # a message waiting to be shown is never answered "unchanged"
+        unchanged = get_conditional_response(request, etag=tag)
+        if unchanged is not None:
+            return _revalidate(unchanged)
+    game, state, viewer = load(request, game_id)
     posts = Post.objects.filter(game=game, thread=name)
     quote_of = request.GET.get("quote", "")
     quoting = posts.filter(pk=int(quote_of), hidden_at=None).first() if re.fullmatch(r"[0-9]{1,18}", quote_of) else None
@@ -42,7 +56,16 @@ def thread(request, game_id: int, graveyard: bool = False):
             "body": _quotation(game, quoting, request.GET.get("page")) if quoting else "",
         }
     )
-    return _thread_page(request, game, state, viewer, name, form, request.GET.get("page"))
+    response = _thread_page(request, game, state, viewer, name, form, request.GET.get("page"), etag=tags["live"])
+    response["ETag"] = tag
+    return _revalidate(response)
+
+
+def _revalidate(response):
+    """Browsers and caches keep the page for this viewer only and ask again before reusing it."""
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ["Cookie", "Accept-Language", live.LIVE_HEADER])
+    return response
 
 
 def _quotation(game, post: Post, page: str | None) -> str:
@@ -53,8 +76,9 @@ def _quotation(game, post: Post, page: str | None) -> str:
 
 
 def _thread_page(
-    request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200, preview: str = ""
-):
+    request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200, preview: str = "",
+    etag: str = "",
+):  # fmt: skip
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
@@ -82,6 +106,9 @@ def _thread_page(
         "preview": preview,
         "absences": list(viewer.seat.absences.all()) if viewer.is_player else [],
         "now": timezone.now(),
+        "etag": etag,  # what the page's script sends back when it asks for news
+        "live_request": live.is_live(request),
+        "live_every": settings.LIVE_POLL_SECONDS,
     }
     return render(request, "games/thread.html", context, status=status)
 

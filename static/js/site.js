@@ -1,13 +1,15 @@
 // Progressive enhancement only: every page works without JavaScript.
-// Countdowns: <time data-countdown datetime="ISO"> shows the time left, refreshed every minute, in the page's
-// language (the browser's Intl names the units: "2 jours et 3 heures", "2 dni i 3 godziny").
 (function () {
+  "use strict";
   var lang = document.documentElement.lang || "en";
+
+  // Countdowns: <time data-countdown="OUT" datetime="ISO"> shows the time left in #OUT, refreshed every minute,
+  // in the page's language (the browser's Intl names the units: "2 jours et 3 heures", "2 dni i 3 godziny").
+  // When one reaches zero the page is told ("sh:deadline"), so that a live page asks for the outcome at once.
   function unit(value, name) {
     return new Intl.NumberFormat(lang, { style: "unit", unit: name, unitDisplay: "long" }).format(value);
   }
-  function left(target) {
-    var ms = Date.parse(target) - Date.now();
+  function left(ms) {
     if (isNaN(ms) || typeof Intl === "undefined" || !Intl.ListFormat) return null;
     var minutes = Math.max(0, Math.floor(ms / 60000));
     var days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60);
@@ -17,37 +19,117 @@
       : [unit(minutes, "minute")];
     return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(parts);
   }
+  var passed = {};  // the deadlines already announced as passed, by their moment: each is announced once
   function tick() {
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
       var out = document.getElementById(el.getAttribute("data-countdown"));
-      var text = left(el.getAttribute("datetime"));
+      var moment = el.getAttribute("datetime"), ms = Date.parse(moment) - Date.now();
+      var text = left(ms);
       if (out && text !== null) out.textContent = text;
+      if (ms <= 0 && !passed[moment]) {
+        passed[moment] = true;
+        document.dispatchEvent(new CustomEvent("sh:deadline"));
+      }
     });
   }
   tick();
-  setInterval(tick, 60000);
-})();
+  setInterval(tick, 15000);
 
-// The browser's time zone, for the profile a new account is given (read when the account is made).
-(function () {
+  // The browser's time zone, for the profile a new account is given and the pages of those who have none.
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone) document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
-  } catch (e) { /* no Intl: the profile keeps UTC */ }
-})();
+  } catch (e) { /* no Intl: UTC */ }
 
-// Irreversible moves ask first (T2: the game moves on at once, with no undo). The question is the server's,
-// translated, on the clicked button or the chosen option; once answered yes the form says so, and the server
-// does not ask again. Without JavaScript the server asks on a page of its own.
-document.addEventListener("submit", function (event) {
-  var form = event.target, button = event.submitter;
-  var confirmed = form.querySelector("input[name=confirmed]");
-  if (!confirmed) return;
-  var select = form.querySelector("select");
-  var source = button && button.hasAttribute("data-confirm") ? button
-    : select && select.selectedOptions.length ? select.selectedOptions[0] : null;
-  var question = source && source.getAttribute("data-confirm");
-  if (!question) return;
-  if (window.confirm(question)) confirmed.value = "yes";
-  else event.preventDefault();
-});
+  // Irreversible moves ask first (T2: the game moves on at once, with no undo). The question is the server's,
+  // translated, on the clicked button or the chosen option; once answered yes the form says so, and the server
+  // does not ask again. Without JavaScript the server asks on a page of its own.
+  document.addEventListener("submit", function (event) {
+    var form = event.target, button = event.submitter;
+    var confirmed = form.querySelector("input[name=confirmed]");
+    if (!confirmed) return;
+    var select = form.querySelector("select");
+    var source = button && button.hasAttribute("data-confirm") ? button
+      : select && select.selectedOptions.length ? select.selectedOptions[0] : null;
+    var question = source && source.getAttribute("data-confirm");
+    if (!question) return;
+    if (window.confirm(question)) confirmed.value = "yes";
+    else event.preventDefault();
+  });
+
+  // A live thread: the page asks every 20 s (setting LIVE_POLL_SECONDS) (every 5 s for two minutes after a deadline passes, and at once when
+  // it is shown again) whether anything changed, sending its ETag; a 304 costs the server one query. On news,
+  // each [data-live] part that changed is swapped in, unless the reader is busy in it (focus there, or a field
+  // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
+  var live = document.getElementById("live");
+  if (!live || !live.getAttribute("data-etag") || !window.fetch || !window.DOMParser) return;
+  var etag = live.getAttribute("data-etag");
+  var every = 1000 * Number(live.getAttribute("data-every") || 20);
+  var fast = 0, timer = null, asking = false;
+
+  function schedule(delay) {
+    clearTimeout(timer);
+    timer = setTimeout(ask, delay !== undefined ? delay : fast > 0 ? Math.min(5000, every) : every);
+  }
+  function ask() {
+    if (document.hidden) return;  // asked again when the page is shown
+    if (asking) return schedule();
+    asking = true;
+    fetch(location.pathname + location.search, {
+      headers: { "X-Live": "1", "If-None-Match": etag }, cache: "no-store", credentials: "same-origin"
+    }).then(function (response) {
+      if (response.status !== 200) return;
+      var tag = response.headers.get("ETag");
+      return response.text().then(function (html) { apply(html, tag); });
+    }).catch(function () { /* offline for a moment: ask again later */ }).then(function () {
+      asking = false;
+      if (fast > 0) fast--;
+      schedule();
+    });
+  }
+  function comparable(el) {
+    var copy = el.cloneNode(true);
+    copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.removeAttribute("value"); });
+    copy.querySelectorAll("[data-countdown]").forEach(function (t) {
+      var out = copy.querySelector("#" + t.getAttribute("data-countdown"));
+      if (out) out.textContent = "";
+    });
+    copy.querySelectorAll("details").forEach(function (d) { d.removeAttribute("open"); });
+    return copy.innerHTML;
+  }
+  function busy(el) {
+    if (el.contains(document.activeElement) && document.activeElement !== document.body) return true;
+    return Array.prototype.some.call(el.querySelectorAll("input, textarea, select"), function (field) {
+      if (field.tagName === "SELECT") {
+        return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+      }
+      if (field.type === "hidden") return false;
+      if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+      return field.value !== field.defaultValue;
+    });
+  }
+  function apply(html, tag) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var waiting = false, changed = false;
+    fresh.querySelectorAll("[data-live]").forEach(function (part) {
+      var old = document.getElementById(part.id);
+      if (!old || comparable(old) === comparable(part)) return;
+      if (busy(old)) { waiting = true; return; }
+      old.querySelectorAll("details[open][id]").forEach(function (d) {
+        var twin = part.querySelector("#" + d.id);
+        if (twin) twin.setAttribute("open", "");
+      });
+      old.replaceWith(document.adoptNode(part));
+      changed = true;
+    });
+    if (!waiting && tag) etag = tag;
+    if (changed) {
+      tick();
+      var news = document.getElementById("live-news");
+      if (news) news.textContent = live.getAttribute("data-updated");
+    }
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
+  document.addEventListener("sh:deadline", function () { fast = 24; schedule(1000); });
+  schedule();
+})();

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from games import live
 from games.models import Game
 from games.services.transfer import import_script
 from tests.factories import NAMES, governments, make_user
@@ -46,8 +47,16 @@ def render(client: Client, game: Game) -> list[str]:
         text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", text)
         text = re.sub(r"/games/\d+/", "/games/ID/", text)
         text = re.sub(r"cd-\d+", "cd-ID", text)
+        text = re.sub(r'data-etag="[^"]*"', "", text)  # a hash of the fingerprint, compared below, and the address
         rendered.append(f"{response.status_code} {text}")
     return rendered
+
+
+def test_the_live_fingerprint_is_the_same_whatever_the_secrets():
+    """The ETag of a game's page hashes its fingerprint (with the viewer and the address): no secret may move it."""
+    first, second = game(ROLES_A, DECK_A), game(ROLES_B, DECK_B)
+    for thread in ("main", "graveyard"):
+        assert live.fingerprint(first.pk, thread) == live.fingerprint(second.pk, thread)
 
 
 def viewer(name: str | None) -> Client:

@@ -1,0 +1,121 @@
+"""A live thread's conditional GET: a page left open asks with its ETag and is answered 304 while nothing it
+shows has changed, for one query beyond the sign-in's; the ETag changes with everything a viewer sees."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Absence, Post
+from games.services import create_game, join_game, make_move, pause
+from games.services.absences import declare_absence, withdraw_absence
+from games.services.forum import edit_post, file_claim, post_message
+from moderation.services import set_post_hidden
+from tests.factories import governments, make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+LIVE = {"HTTP_X_LIVE": "1"}
+
+
+def user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+def live_tag(client, url: str) -> str:
+    response = client.get(url, **LIVE)
+    assert response.status_code == 200
+    return response["ETag"]
+
+
+def test_an_unchanged_page_is_a_304_for_one_query_beyond_the_sign_in(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    url = f"/games/{game.pk}/"
+    tag = live_tag(ann, url)
+    with CaptureQueriesContext(connection) as queries:
+        response = ann.get(url, HTTP_IF_NONE_MATCH=tag, **LIVE)
+    assert response.status_code == 304 and response.content == b""
+    sql = [query["sql"] for query in queries.captured_queries]
+    beyond_sign_in = [q for q in sql if "django_session" not in q and "auth_user" not in q]
+    assert len(beyond_sign_in) == 1 and len(sql) <= 3, sql  # the session, the user with their profile, the game
+    assert "Cookie" in response["Vary"] and response["Cache-Control"] == "private, no-cache"
+
+
+def test_the_etag_changes_with_everything_the_viewer_sees(client_for):
+    game = running_game(actions=governments(("ann", "bob")), now=timezone.now())
+    dan = client_for("dan")
+    url = f"/games/{game.pk}/"
+    zoe = make_user("zoe")
+    zoe.groups.add(Group.objects.get(name="moderators"))
+    changes = {
+        "a post": lambda: post_message(game.pk, user("cat"), "hello"),
+        "an edit": lambda: edit_post(Post.objects.get().pk, user("cat"), "hello again"),
+        "a hide": lambda: set_post_hidden(zoe, Post.objects.get().pk, True, "rude"),
+        "a claim": lambda: file_claim(game.pk, user("ann"), 1, "FFF"),
+        "a nomination": lambda: make_move(game.pk, user("bob"), {"type": "nominate", "target": "cat"}, step()),
+        "the viewer's own ballot": lambda: make_move(game.pk, user("dan"), {"type": "vote", "vote": "ja"}, step()),
+        "the ballot changed": lambda: make_move(game.pk, user("dan"), {"type": "vote", "vote": "nein"}, step()),
+        "an absence": lambda: declare_absence(game.pk, user("dan"), *later()),
+        "its withdrawal": lambda: withdraw_absence(Absence.objects.get().pk, user("dan")),
+        "a pause": lambda: pause(game.pk, zoe),
+    }
+
+    def step():
+        game.refresh_from_db()
+        return game.step_number
+
+    before = live_tag(dan, url)
+    for what, change in changes.items():
+        change()
+        tag = live_tag(dan, url)
+        assert tag != before, f"{what} did not change the ETag"
+        before = tag
+    assert dan.get(url, HTTP_IF_NONE_MATCH=before, **LIVE).status_code == 304
+
+
+def later():
+    start = timezone.now() + timedelta(days=2)
+    return start, start + timedelta(days=1)
+
+
+def test_a_sign_up_in_the_lobby_changes_the_etag(client):
+    lobby = create_game(make_user("ann"), player_count=5)
+    tag = live_tag(client, f"/games/{lobby.pk}/")
+    join_game(lobby.pk, make_user("bob"))
+    assert live_tag(client, f"/games/{lobby.pk}/") != tag
+
+
+def test_the_etag_is_per_viewer_language_and_session(client_for):
+    game = running_game(now=timezone.now())
+    url = f"/games/{game.pk}/"
+    tags = {live_tag(client_for("ann"), url), live_tag(client_for("bob"), url), live_tag(Client(), url)}
+    tags.add(live_tag(Client(HTTP_ACCEPT_LANGUAGE="fr"), url))
+    assert len(tags) == 4
+    ann = client_for("ann")
+    tag = live_tag(ann, url)
+    ann.cookies["csrftoken"] = "x" * 32  # signed in again: the cached page's forms carry a stale token
+    assert ann.get(url, HTTP_IF_NONE_MATCH=tag, **LIVE).status_code == 200
+
+
+def test_a_message_waiting_to_be_shown_is_never_answered_304(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    url = f"/games/{game.pk}/"
+    tag = ann.get(url)["ETag"]
+    ann.post(f"/games/{game.pk}/move/", {"step_number": 0, "type": "nominate", "target": "bob", "confirmed": "yes"})
+    page = ann.get(url, HTTP_IF_NONE_MATCH=tag)  # the refusal's message must be read, though nothing changed
+    assert page.status_code == 200 and "moved on since this page was loaded" in page.content.decode()
+
+
+def test_the_live_script_s_answers_leave_messages_for_the_page(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    ann.post(f"/games/{game.pk}/move/", {"step_number": 0, "type": "nominate", "target": "bob", "confirmed": "yes"})
+    assert "moved on since" not in ann.get(f"/games/{game.pk}/", **LIVE).content.decode()
+    assert "moved on since" in ann.get(f"/games/{game.pk}/").content.decode()
