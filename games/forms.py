@@ -146,6 +146,15 @@ class AbsenceForm(forms.Form):
     ends_at = forms.DateTimeField(label=_("Back on"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
 
+class WithdrawAbsenceForm(forms.Form):
+    """Withdrawing an absence, from the game's panel or from the list of all of them (`back`)."""
+
+    back = forms.ChoiceField(required=False, choices=[("", ""), ("profile", "profile")])
+
+    def from_profile(self) -> bool:
+        return self.is_valid() and self.cleaned_data["back"] == "profile"
+
+
 class ProfileForm(ZoneChoices, forms.ModelForm):
     time_zone = forms.ChoiceField(label=_("time zone"))
 

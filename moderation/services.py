@@ -14,6 +14,7 @@ from games.engine import GameState
 from games.models import Absence, Game, GameEvent, Post
 from games.services import GameError, interventions
 from games.services.absences import end_absence as end_absence_service
+from games.services.play import lock_game
 
 from .models import AuditEntry, Ban, Report
 
@@ -167,16 +168,15 @@ def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> bool:
 
 def end_absence(moderator, absence_id: int, reason: str) -> bool:
     reason = _reason(reason)
+    game_id = Absence.objects.filter(pk=absence_id).values_list("seat__game_id", flat=True).first()
+    if game_id is None:  # withdrawn before it began, by a click before this one
+        return False
+    access_game(moderator, game_id)
     with transaction.atomic():
-        absence = (
-            Absence.objects.select_for_update(of=("self",))  # two clicks at once: the second finds it ended
-            .select_related("seat__game", "seat__user")
-            .filter(pk=absence_id)
-            .first()
-        )
-        if absence is None:  # withdrawn before it began, by a click before this one
+        lock_game(game_id)  # the game first, as every change of a game does: never a deadlock with its player
+        absence = Absence.objects.select_related("seat__game", "seat__user").filter(pk=absence_id).first()
+        if absence is None:  # two clicks at once: the second finds it withdrawn
             return False
-        access_game(moderator, absence.seat.game_id)
         if absence.effective_end <= timezone.now():
             return False
         end_absence_service(absence.pk)

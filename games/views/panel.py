@@ -1,15 +1,16 @@
 """The private panel's forms: the owed move, claims, absences, resignation. Each POSTs to the service layer
 with the step number it was made for; the server decides, whatever the form offered."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.access import access_game
-from games.forms import AbsenceForm, ClaimForm, MoveForm, aware
+from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
 from games.models import Absence
 from games.presenters import claim_question, confirm_question
 from games.services import GameError, absences, declare_absence, make_move, request_resignation
@@ -122,13 +123,15 @@ def absence(request, game_id: int):
 @require_POST
 def withdraw_absence(request, absence_id: int):
     """The player's own absence withdrawn (not begun) or ended (under way); back to where the list was."""
-    absence = Absence.objects.filter(pk=absence_id, seat__user=request.user).select_related("seat").first()
-    if request.POST.get("back") == "profile" or absence is None:
-        back = reverse("games:absences")
-    else:
-        back = _back(absence.seat.game_id, "#absences")
-    done = _("Your absence is withdrawn.") if absence and absence.starts_at > timezone.now() else _("Welcome back.")
-    return attempt(request, lambda: absences.withdraw_absence(absence_id, request.user), back, done)
+    form = WithdrawAbsenceForm(request.POST)
+    game_id = Absence.objects.filter(pk=absence_id, seat__user=request.user).values_list("seat__game", flat=True)
+    back = _back(game_id[0], "#absences") if game_id and not form.from_profile() else reverse("games:absences")
+    try:
+        absence = absences.withdraw_absence(absence_id, request.user)
+    except GameError as error:
+        return refused(request, error, back)
+    messages.success(request, _("Welcome back.") if absence.ended_early_at else _("Your absence is withdrawn."))
+    return HttpResponseRedirect(back)
 
 
 @login_required

@@ -48,13 +48,16 @@
     var form = event.target, button = event.submitter;
     var confirmed = form.querySelector("input[name=confirmed]");
     if (!confirmed) return;
+    confirmed.value = "";  // a page restored from the history may hold an earlier "yes": ask again
     var select = form.querySelector("select");
     var source = button && button.hasAttribute("data-confirm") ? button
       : select && select.selectedOptions.length ? select.selectedOptions[0] : null;
     var question = source && source.getAttribute("data-confirm");
-    if (!question) return;
-    if (window.confirm(question)) confirmed.value = "yes";
-    else event.preventDefault();
+    if (!question) return;  // the server asks on a page of its own
+    if (!window.confirm(question)) return event.preventDefault();
+    confirmed.value = "yes";
+    // One click, one move: the form's buttons wait for the answer (disabled after the form data is taken).
+    setTimeout(function () { form.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }, 0);
   });
 
   // A live thread: the page asks every 20 s (setting LIVE_POLL_SECONDS) (every 5 s for two minutes after a deadline passes, and at once when

@@ -90,3 +90,32 @@ def test_a_worker_killed_mid_sweep_loses_nothing_and_applies_nothing():
     assert sweep_due_deadlines(now=DUE) == 1
     assert timeouts(game) == 1
     assert Game.objects.get(pk=game.pk).deadline == DUE + timedelta(hours=48)
+
+
+def test_e4_a_player_and_a_moderator_ending_one_absence_at_once_never_deadlock():
+    """Both lock the game before the absence: one ends it, the other finds it ended; neither gets an error."""
+    from django.contrib.auth.models import Group
+    from django.utils import timezone
+
+    from games.models import Absence
+    from games.services.absences import withdraw_absence
+    from moderation.services import end_absence
+    from tests.factories import make_user
+
+    moderator = make_user("zoe")
+    moderator.groups.add(Group.objects.get(name="moderators"))
+    for attempt in range(6):
+        game = running_game(now=timezone.now())
+        absence = Absence.objects.create(
+            seat=game.seats.get(name="ann"),
+            starts_at=timezone.now() - timedelta(hours=1),
+            ends_at=timezone.now() + timedelta(days=1),
+        )
+        results = in_threads(
+            partial(withdraw_absence, absence.pk, user("ann")),
+            partial(end_absence, moderator, absence.pk, "back early"),
+        )
+        failures = [r for r in results if isinstance(r, Exception) and not isinstance(r, GameError)]
+        assert failures == [], f"attempt {attempt}: {failures}"
+        absence.refresh_from_db()
+        assert absence.ended_early_at is not None

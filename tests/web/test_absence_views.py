@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.models import Absence, Profile
-from tests.factories import running_game
+from tests.factories import governments, running_game
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +72,13 @@ def test_e4_a_vacation_is_declared_in_every_game_under_each_game_s_limits(client
     assert "overlaps one you have already announced" in again and Absence.objects.count() == 1  # nothing doubled
     listed = ann.get("/profile/absences/").content.decode()
     assert f'href="/games/{relaxed.pk}/"' in listed.split('id="announced"')[1]
+
+
+def test_e4_the_dead_announce_no_absence_and_a_vacation_says_so(client_for):
+    actions = governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan"), ("dan", "eve"))
+    game = running_game(now=timezone.now(), actions=[*actions, {"type": "execute", "by": "dan", "target": "ann"}])
+    start = timezone.now() + timedelta(days=2)
+    data = {"starts_at": local(start), "ends_at": local(start + timedelta(days=1))}
+    page = client_for("ann").post("/profile/absences/", data).content.decode()
+    assert "you owe no move, so there is nothing to excuse" in page
+    assert not Absence.objects.filter(seat__game=game).exists()

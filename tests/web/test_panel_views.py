@@ -81,7 +81,7 @@ def test_the_panel_carries_each_choice_s_question_for_the_browser(client_for):
     game = running_game(now=timezone.now())
     page = client_for("ann").get(f"/games/{game.pk}/").content.decode()
     assert 'data-confirm="Nominate bob as chancellor? This cannot be undone."' in page
-    assert '<input type="hidden" name="confirmed" value="">' in page
+    assert '<input type="hidden" name="confirmed" value="" autocomplete="off">' in page
 
 
 @pytest.mark.parametrize(
