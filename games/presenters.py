@@ -1,5 +1,6 @@
 """What the pages show, built only from the engine's public and private views and the public log."""
 
+import math
 from collections import Counter
 
 from django.utils.translation import gettext as _
@@ -25,7 +26,39 @@ def status_box(game: Game, state: GameState) -> dict:
         "tracker_slots": [{"number": n, "filled": n <= view["election_tracker"]} for n in range(1, 4)],
         "deadline": game.deadline,
         "paused": game.paused_at is not None,
+        "table": table(view),
     }
+
+
+# The board's table (templates/games/_board.html): an SVG 360 x 266, the seats on an ellipse around the middle.
+TABLE_CENTRE, TABLE_RADII = (180, 124), (138, 96)
+NAME_LENGTH = 10
+
+
+def table(view: dict) -> list[dict]:
+    """The seats around the table, from the public view only: where each sits, its name (shortened for the
+    drawing, whole in its title), the government, term limits, the dead, the exiled, those confirmed not Hitler,
+    and once the game is over (R27) every role."""
+    players = view["players"]
+    roles = view.get("reveal", {}).get("roles", {})
+    (cx, cy), (rx, ry) = TABLE_CENTRE, TABLE_RADII
+    seats = []
+    for index, player in enumerate(players):
+        angle = 2 * math.pi * index / len(players) - math.pi / 2  # the first seat at the top, then clockwise
+        name = player["name"]
+        seats.append(
+            {
+                **player,
+                "x": round(cx + rx * math.cos(angle), 1),
+                "y": round(cy + ry * math.sin(angle), 1),
+                "label": name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 1] + "…",
+                "president": name == view["president"],
+                "chancellor": name == view["chancellor"],
+                "term_limited": name in view["term_limited"],
+                "role": roles.get(name, ""),
+            }
+        )
+    return seats
 
 
 def announcements(events: list[GameEvent]) -> list[dict]:

@@ -1,0 +1,63 @@
+"""The board (issue 12): the table drawn from the public view, on a phone and a desktop, with no inline style
+(the CSP would refuse it: Chromium says so on its console) and every role at the end."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.services import cancel
+from tests.e2e.pages import signed_in
+from tests.factories import governments, make_user, running_game
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# Four fascist policies (a peek, then an execution): ann is executed; eve, elected after three, is not Hitler.
+PLAYED = [*governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan"), ("dan", "eve")),
+          {"type": "execute", "by": "dan", "target": "ann"}]  # fmt: skip
+
+
+def seat(page, name: str):
+    return page.locator("svg.table-svg g.seat", has=page.locator("text.seat-name", has_text=name))
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_table_shows_the_government_term_limits_the_dead_and_who_is_not_hitler(browser, live_server, width):
+    game = running_game(now=timezone.now(), actions=PLAYED)
+    page = signed_in(browser, live_server.url, "watcher", viewport={"width": width, "height": 800})
+    refused = []
+    page.on("console", lambda message: refused.append(message.text) if message.type == "error" else None)
+    page.goto(f"/games/{game.pk}/")
+    board = page.locator("svg.table-svg")
+    expect(board).to_be_visible()
+    expect(board.locator("g.seat")).to_have_count(5)
+    expect(seat(page, "ann")).to_have_class(re.compile(r"\bdead\b"))
+    expect(seat(page, "ann").locator("path.cross")).to_have_count(1)
+    expect(seat(page, "eve")).to_have_class(re.compile(r"\bpresident\b"))  # round 5's candidate
+    expect(seat(page, "eve").locator("g.mark-p")).to_have_text("P")
+    expect(seat(page, "eve").locator("g.mark-tl")).to_have_count(1)  # the last chancellor
+    expect(seat(page, "eve").locator("g.mark-ok")).to_have_count(1)  # chancellor elected after three fascist laws
+    expect(seat(page, "dan").locator("g.mark-ok")).to_have_count(0)  # elected after two
+    box = board.bounding_box()
+    assert box["width"] <= width and box["x"] >= 0
+    name_height = seat(page, "eve").locator("text.seat-name").bounding_box()["height"]
+    assert name_height >= 12, f"names {name_height}px high are not readable"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert [text for text in refused if "Content Security Policy" in text] == []
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.locator("#status").screenshot(path=SCREENSHOTS / f"board-{width}.png")
+    page.context.close()
+
+
+def test_at_the_end_every_role_is_on_the_table(browser, live_server):
+    game = running_game(now=timezone.now(), actions=PLAYED)
+    cancel(game.pk, make_user("zoe"))
+    page = signed_in(browser, live_server.url, "watcher")
+    page.goto(f"/games/{game.pk}/")
+    roles = {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
+    for name, role in roles.items():
+        expect(seat(page, name)).to_have_class(re.compile(rf"\brole-{role}\b"))
+    expect(seat(page, "cat").locator("text.seat-number")).to_have_text("H")
+    page.context.close()
