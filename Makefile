@@ -31,7 +31,13 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: lint
+# axe-core, from the npm registry, for the accessibility checks the browser tests inject into Chromium.
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $(AXE); \
+	else echo "make test: npm is missing: the accessibility checks are skipped"; fi
+
+test: lint $(AXE)
 	@if $(PY) -m tests.services postgres "$(TEST_DATABASE_URL)"; then \
 		echo "make test: PostgreSQL answers: the suite runs on $(TEST_DATABASE_URL)"; \
 		DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
@@ -57,4 +63,4 @@ bench-thread: bench-db
 	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_thread --posts 1000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis var
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis var node_modules
