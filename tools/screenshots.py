@@ -44,6 +44,12 @@ def shoot(base: str) -> None:
         phone.screenshot(path=OUT / "phone.png")
         page.get_by_role("link", name="Rules of this game").click()
         page.screenshot(path=OUT / "rules.png")
+        page.goto(f"{base}/")
+        page.get_by_role("link", name="Demo: mid-election").first.click()
+        page.locator("figure.board").screenshot(path=OUT / "board.png")
+        page.goto(f"{base}/")
+        page.get_by_role("link", name="Demo: finished").first.click()
+        page.locator("figure.board").screenshot(path=OUT / "board-end.png")
         browser.close()
 
 
