@@ -135,12 +135,12 @@ def seat_claims(game: Game, state: GameState, seat: int) -> list[dict]:
     filed = {(claim.round, claim.office): claim for claim in game.claims.all()}
     items = []
     for session in state.sessions:
-        if session["enacted"] is None and session["veto"] != "accepted":
+        if not session.over:
             continue  # R18: nothing is said about a session before it is over
-        for office in ("president", "chancellor"):
-            if session[f"{office}_seat"] == seat:
-                claim = filed.get((session["round"], office))
-                items.append({"round": session["round"], "office": office, "filed": claim,
+        for office, member in (("president", session.president_seat), ("chancellor", session.chancellor_seat)):
+            if member == seat:
+                claim = filed.get((session.round, office))
+                items.append({"round": session.round, "office": office, "filed": claim,
                               "choices": [] if claim else CLAIM_CHOICES[office]})  # fmt: skip
     return items
 

@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import can_read, viewer_for
-from games.engine import GameState
 from games.models import Absence, Game, GameEvent, Post
 from games.services import GameError, interventions
 from games.services.absences import end_absence as end_absence_service
@@ -200,7 +199,7 @@ def report_post(user, post_id: int, reason: str) -> Report:
 
 def _can_read(user, post: Post) -> bool:
     game = post.game
-    state = GameState.from_dict(game.state) if game.state else None
+    state = game.load_state() if game.state else None
     return can_read(game, viewer_for(game, user, state), post.thread)
 
 

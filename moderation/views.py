@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.access import can_read
-from games.engine import GameState, secret_view, summary
+from games.engine import secret_view, summary
 from games.models import Absence, Game, Post, Seat, SweepRun
 from games.services.records import STARTED
 from games.views.common import load, submit
@@ -95,7 +95,7 @@ def dashboard(request):
 def _summary_or_none(game: Game) -> dict | None:
     """The dashboard lists every game, even one whose stored state is broken (the sweep sets it aside)."""
     try:
-        return summary(GameState.from_dict(game.state))
+        return summary(game.load_state())
     except Exception:
         return None
 
@@ -105,7 +105,7 @@ def game_page(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
     if not services.can_moderate(request.user, game):
         raise PermissionDenied(_("You play in this game: another moderator must handle it."))
-    state = GameState.from_dict(game.state) if game.state else None
+    state = game.load_state() if game.state else None
     if state is not None and not AuditEntry.objects.filter(game=game, actor=request.user).exists():
         # Who has seen a running game's secrets is on the record: they may not take a seat in it afterwards.
         services.audit(request.user, "view_secrets", "opened the game's moderation page", game=game)

@@ -9,7 +9,7 @@ from .constants import (
     WinReason,
 )
 from .errors import IllegalAction, _
-from .state import GameState
+from .state import GameState, Outcome
 
 
 def emit(g: GameState, type_: str, **fields) -> None:
@@ -27,8 +27,7 @@ def wait_for(g: GameState, step: Step) -> None:
 
 def end_game(g: GameState, winner: str | None, reason: WinReason) -> None:
     """R26/R27: the game is over; everything becomes public."""
-    g.winner = None if winner is None else str(winner)
-    g.win_reason = str(reason)
+    g.outcome = Outcome(reason, None if winner is None else Party(winner))
     wait_for(g, Step.GAME_OVER)
     emit(
         g,

@@ -6,7 +6,7 @@ from .constants import HAND_SIZE, HITLER_ZONE, Party, Role, SeatStatus, Step, Wi
 from .errors import IllegalAction, _
 from .policies import advance_tracker
 from .rounds import advance_round
-from .state import GameState
+from .state import GameState, Session
 from .terms import term_limited
 
 
@@ -71,18 +71,7 @@ def _draw_hand(g: GameState) -> None:
     del g.draw_pile[:HAND_SIZE]
     g.veto_refused = False
     g.sessions.append(
-        {
-            "round": g.round,
-            "president": g.name(g.president),
-            "president_seat": g.president,
-            "chancellor": g.name(g.chancellor),
-            "chancellor_seat": g.chancellor,
-            "drawn": list(g.hand),
-            "president_discarded": None,
-            "chancellor_discarded": None,
-            "enacted": None,
-            "veto": None,
-        }
+        Session(g.round, g.name(g.president), g.president, g.name(g.chancellor), g.chancellor, list(g.hand))
     )
     emit(g, "legislative_session_started", president=g.name(g.president), chancellor=g.name(g.chancellor))
     wait_for(g, Step.DISCARD)

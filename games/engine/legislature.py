@@ -22,7 +22,7 @@ def discard(g: GameState, position: int) -> None:
     """R17: the president discards the card at `position` face down and passes the other two."""
     card = g.hand.pop(position)
     g.discard_pile.append(card)
-    g.sessions[-1]["president_discarded"] = card
+    g.sessions[-1].president_discarded = card
     emit(g, "president_discarded", president=g.name(g.president))
     wait_for(g, Step.ENACT)
 
@@ -33,8 +33,8 @@ def enact(g: GameState, position: int) -> None:
     other = g.hand.pop()
     g.discard_pile.append(other)
     session = g.sessions[-1]
-    session["enacted"] = card
-    session["chancellor_discarded"] = other
+    session.enacted = card
+    session.chancellor_discarded = other
     if enact_policy(g, card, chaos=False):
         return
     if card == FASCIST:
@@ -56,7 +56,7 @@ def check_veto(g: GameState) -> None:
 
 
 def request_veto(g: GameState) -> None:
-    g.sessions[-1]["veto"] = "requested"
+    g.sessions[-1].veto = "requested"
     emit(g, "veto_requested", chancellor=g.name(g.chancellor))
     wait_for(g, Step.VETO_REPLY)
 
@@ -67,11 +67,11 @@ def answer_veto(g: GameState, accept: bool) -> None:
     session = g.sessions[-1]
     emit(g, "veto_answered", president=g.name(g.president), accepted=accept)
     if not accept:
-        session["veto"] = "refused"
+        session.veto = "refused"
         g.veto_refused = True
         wait_for(g, Step.ENACT)
         return
-    session["veto"] = "accepted"
+    session.veto = "accepted"
     g.discard_pile.extend(g.hand)
     g.hand = []
     reshuffle_if_short(g)  # R6: before a chaos draw

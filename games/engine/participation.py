@@ -4,7 +4,7 @@ moderators' interventions."""
 from .common import emit, end_game
 from .constants import SeatStatus, WinReason
 from .errors import IllegalAction, _
-from .state import GameState, Seat
+from .state import GameState, Pending, Seat
 
 
 def mark_made(seat: Seat) -> None:
@@ -32,7 +32,7 @@ def names_in_game(g: GameState) -> set[str]:
     """Every name the game knows: seated, out of play, replaced, waiting, or named in a pending replacement."""
     names = {seat.name for seat in g.seats}
     names.update(g.former_names, g.substitutes)
-    names.update(name for kind, _, name in g.pending if name is not None)
+    names.update(entry.name for entry in g.pending if entry.name is not None)
     return names
 
 
@@ -56,10 +56,9 @@ def withdraw(g: GameState, name: str) -> None:
         emit(g, "substitute_withdrawn", player=name)
         return
     for entry in g.pending:
-        kind, index, newcomer = entry
-        if kind == "replace" and newcomer == name:
+        if entry.kind == "replace" and entry.name == name:
             g.pending.remove(entry)
-            emit(g, "replacement_withdrawn", player=g.seats[index].name)
+            emit(g, "replacement_withdrawn", player=g.seats[entry.seat].name)
             return
     raise IllegalAction(_("%(name)s is not waiting to take a seat in this game."), name=name)
 
@@ -73,13 +72,13 @@ def excuse(g: GameState, index: int) -> None:
 
 def schedule(g: GameState, kind: str, index: int, name: str | None = None) -> None:
     """E8: an exile or a replacement, applied when the round under way ends (rounds._close_round)."""
-    if any(seat == index for _, seat, _ in g.pending):
+    if any(entry.seat == index for entry in g.pending):
         raise IllegalAction(
             _("%(name)s already has an exile or replacement waiting for the round's end."), name=g.seats[index].name
         )
     if name is not None:
         check_new_name(g, name)
-    g.pending.append([kind, index, name])
+    g.pending.append(Pending(kind, index, name))
     emit(g, "exile_scheduled" if kind == "exile" else "replacement_scheduled", player=g.seats[index].name)
 
 

@@ -5,7 +5,7 @@ from .common import emit, end_game, wait_for
 from .constants import HAND_SIZE, Party, Power, Role, SeatStatus, Step, WinReason, power_for
 from .errors import IllegalAction, _
 from .rounds import advance_round
-from .state import GameState
+from .state import GameState, Investigation, Peek
 
 POWER_STEPS = {
     Power.INVESTIGATE: Step.INVESTIGATE,
@@ -23,7 +23,7 @@ def grant_power(g: GameState) -> None:
     president = g.name(g.president)
     if power == Power.PEEK:
         cards = g.draw_pile[:HAND_SIZE]  # R7/R22: R6 has already run, so these are the real next three
-        g.peeks.append({"round": g.round, "president": president, "president_seat": g.president, "cards": cards})
+        g.peeks.append(Peek(g.round, president, g.president, cards))
         emit(g, "policy_peeked", president=president)
         advance_round(g)
         return
@@ -92,15 +92,7 @@ def _investigate(g: GameState, target: int) -> None:
     """R21: the president alone learns the target's party membership."""
     seat = g.seats[target]
     seat.investigated = True
-    g.investigations.append(
-        {
-            "round": g.round,
-            "president": g.name(g.president),
-            "president_seat": g.president,
-            "target": seat.name,
-            "party": str(seat.party),
-        }
-    )
+    g.investigations.append(Investigation(g.round, g.name(g.president), g.president, seat.name, seat.party))
     emit(g, "investigated", president=g.name(g.president), target=seat.name)
     advance_round(g)
 

@@ -16,6 +16,8 @@ Schemes (the replay script's `rng` key, REPLAY.md):
 import hashlib
 import hmac
 
+import msgspec
+
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64
 
@@ -64,34 +66,55 @@ def stream_seed(seed: int, name: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class Randomness:
-    """Where one game's draws come from: its scheme, its secret seed, and (single-stream) the shared stream."""
+class Randomness(msgspec.Struct, gc=False):  # every field written: a default may change, a stored game may not
+    """Where one game's draws come from: its scheme, its secret seed, and (single-stream) the shared stream's
+    state, which every draw moves on. Stored as it is (codec.py): {"scheme", "seed"} or {"scheme", "shared"}."""
 
-    __slots__ = ("_shared", "scheme", "seed")
+    seed: int | None = None
+    scheme: str = DEFAULT_SCHEME
+    shared: int | None = None  # single-stream: the state of the one generator every draw comes from
 
-    def __init__(self, seed: int | None, scheme: str = DEFAULT_SCHEME, *, shared_state: int | None = None) -> None:
+    @classmethod
+    def new(cls, seed: int | None, scheme: str = DEFAULT_SCHEME) -> "Randomness":
+        """A new game's randomness (a stored one is decoded as it was stored, with nothing to check)."""
         if scheme not in SCHEMES:
             raise ValueError(f"unknown random scheme {scheme!r}")
-        self.scheme = scheme
-        self.seed = seed
-        self._shared = None
-        if scheme == SINGLE_STREAM:
-            self._shared = Rng(seed if shared_state is None else shared_state)
+        if scheme == SINGLE_STREAM:  # the stream's state is all it needs, as version 1 stored it
+            return cls(None, scheme, (seed or 0) & _MASK)
+        return cls(seed, scheme)
 
     def stream(self, name: str) -> Rng:
         """The generator for the decision `name` ("roles", "reshuffle:2", "timeout:step:41", ...)."""
-        if self._shared is not None:
-            return self._shared
+        if self.scheme == SINGLE_STREAM:
+            return _Shared(self)
         return Rng(stream_seed(self.seed, name))
 
     def to_json(self) -> int | dict:
-        # A single-stream game is stored as before named streams: the shared generator's state alone.
-        if self._shared is not None:
-            return self._shared.state
+        """As the replay script and the secret view print it (REPLAY.md): a single-stream game as the shared
+        generator's state alone, as before named streams."""
+        if self.scheme == SINGLE_STREAM:
+            return self.shared
         return {"scheme": self.scheme, "seed": self.seed}
 
     @classmethod
     def from_json(cls, value: int | dict) -> "Randomness":
         if isinstance(value, int):
-            return cls(None, SINGLE_STREAM, shared_state=value)
-        return cls(value["seed"], value["scheme"])
+            return cls(None, SINGLE_STREAM, shared=value)
+        return cls(value.get("seed"), value["scheme"], value.get("shared"))
+
+
+class _Shared(Rng):
+    """The single stream: a generator whose state is the game's own, so that each draw moves it on."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: Randomness) -> None:
+        self.owner = owner
+
+    @property
+    def state(self) -> int:
+        return self.owner.shared
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self.owner.shared = value

@@ -3,7 +3,7 @@
 from .common import emit, end_game, wait_for
 from .constants import Party, Role, SeatStatus, Step, WinReason
 from .policies import advance_tracker
-from .state import GameState
+from .state import Exile, GameState
 from .terms import eligible_chancellors
 
 
@@ -76,13 +76,13 @@ def _close_round(g: GameState) -> None:
                 seat.missed_rounds = 0
         seat.made = seat.missed = seat.excused_miss = seat.excused = False
     pending, g.pending = g.pending, []
-    for kind, index, name in pending:
-        if g.seats[index].status != SeatStatus.ALIVE:
+    for entry in pending:
+        if g.seats[entry.seat].status != SeatStatus.ALIVE:
             continue  # the seat left play meanwhile
-        if kind == "exile":
-            exile(g, index, reason="moderator")
+        if entry.kind == "exile":
+            exile(g, entry.seat, reason="moderator")
         else:
-            replace(g, index, name)
+            replace(g, entry.seat, entry.name)
         if g.over:
             return
     for index, seat in enumerate(g.seats):
@@ -95,7 +95,7 @@ def _close_round(g: GameState) -> None:
 def exile(g: GameState, index: int, *, reason: str) -> None:
     """E5: a substitute takes the seat with everything it had, or the seat leaves play unrevealed."""
     seat = g.seats[index]
-    g.exiled_log.append([index, seat.name])
+    g.exiled_log.append(Exile(index, seat.name))
     emit(g, "exiled", player=seat.name, reason=reason)
     if g.substitutes:
         _seat_newcomer(g, index, g.substitutes.pop(0))

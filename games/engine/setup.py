@@ -6,6 +6,7 @@ the seat a player is given, the role they are dealt and the first candidate are 
 
 from collections import Counter
 
+from .codec import VERSION
 from .common import emit
 from .constants import (
     DECK_FASCISTS,
@@ -40,7 +41,7 @@ def new_game(
     from `seed` with the scheme `rng`: the roles, the deck and the first president, each from its own stream
     (under the single-stream scheme, from one stream in that order)."""
     _check_players(players)
-    randomness = Randomness(seed, rng)
+    randomness = Randomness.new(seed, rng)
     role_of = deal_roles(players, randomness.stream("roles")) if roles is None else _check_roles(players, roles)
     if deck is None:
         deck = [LIBERAL] * DECK_LIBERALS + [FASCIST] * DECK_FASCISTS
@@ -53,7 +54,8 @@ def new_game(
         first = players.index(first_president)
     else:
         raise InvalidSetup(f"first_president {first_president!r} is not one of the players")
-    g = GameState(settings or Settings(), [Seat(name, role_of[name]) for name in players], list(deck), randomness)
+    seats = [Seat(name, role_of[name]) for name in players]
+    g = GameState(VERSION, seats, list(deck), randomness, settings or Settings())
     g.preset_reshuffles = [list(order) for order in reshuffles]
     emit(g, "game_started", players=list(players))
     start_first_round(g, first)
@@ -71,7 +73,7 @@ def seat_and_deal(
 def seat_players(joined: list[str], *, seed: int, rng: str = DEFAULT_SCHEME) -> list[str]:
     """The seat order: the players shuffled by the "seating" stream of the seed."""
     seats = list(joined)
-    Randomness(seed, rng).stream("seating").shuffle(seats)
+    Randomness.new(seed, rng).stream("seating").shuffle(seats)
     return seats
 
 

@@ -4,8 +4,10 @@ Nothing leaves the engine except through these functions, so a template or an em
 cannot show a secret that its reader may not know.
 """
 
+from msgspec.structs import asdict
+
 from .constants import POWER_TRACK, SMALL_GAME_MAX, Role, SeatStatus, Step
-from .state import GameState
+from .state import GameState, Session
 from .terms import term_limited
 
 _PRESIDENT_STEPS = (Step.NOMINATE, Step.DISCARD, Step.VETO_REPLY, Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
@@ -39,7 +41,7 @@ def summary(g: GameState) -> dict:
         "discard_pile": len(g.discard_pile),
         "alive": [s.name for s in seats if s.status == SeatStatus.ALIVE],
         "dead": [s.name for s in seats if s.status == SeatStatus.DEAD],
-        "exiled": [name for _, name in sorted(g.exiled_log, key=lambda entry: entry[0])],
+        "exiled": [entry.name for entry in sorted(g.exiled_log, key=lambda entry: entry.seat)],
         "term_limited": [s.name for i, s in enumerate(seats) if i in term_limited(g) and s.status == SeatStatus.ALIVE],
         "confirmed_not_hitler": [s.name for s in seats if s.confirmed_not_hitler and s.status == SeatStatus.ALIVE],
         "missed": {s.name: s.missed_rounds for s in seats if s.status == SeatStatus.ALIVE},
@@ -91,8 +93,8 @@ def player_view(g: GameState, seat: int) -> dict:
         "teammates": [{"name": g.seats[i].name, "role": str(g.seats[i].role)} for i in known_teammates(g, seat)],
         "hand": _hand_now(g, seat),
         "hands": [_hand_seen(session, seat) for session in g.sessions if _saw_cards(session, seat)],
-        "investigations": [dict(entry) for entry in g.investigations if entry["president_seat"] == seat],
-        "peeks": [dict(entry) for entry in g.peeks if entry["president_seat"] == seat],
+        "investigations": [_record(entry) for entry in g.investigations if entry.president_seat == seat],
+        "peeks": [_record(entry) for entry in g.peeks if entry.president_seat == seat],
     }
     if g.over:
         view["reveal"] = secret_view(g)
@@ -118,9 +120,9 @@ def secret_view(g: GameState) -> dict:
         "discard_pile": list(g.discard_pile),
         "hand": list(g.hand),
         "ballots": {g.seats[i].name: ballot for i, ballot in g.votes.items()},
-        "sessions": [dict(session) for session in g.sessions],
-        "investigations": [dict(entry) for entry in g.investigations],
-        "peeks": [dict(entry) for entry in g.peeks],
+        "sessions": [_record(session) for session in g.sessions],
+        "investigations": [_record(entry) for entry in g.investigations],
+        "peeks": [_record(entry) for entry in g.peeks],
         "rng": g.rng.to_json(),
     }
 
@@ -133,21 +135,26 @@ def _hand_now(g: GameState, seat: int) -> list[str]:
     return []
 
 
-def _saw_cards(session: dict, seat: int) -> bool:
-    if session["president_seat"] == seat:
+def _saw_cards(session: Session, seat: int) -> bool:
+    if session.president_seat == seat:
         return True
-    return session["chancellor_seat"] == seat and session["president_discarded"] is not None
+    return session.chancellor_seat == seat and session.president_discarded is not None
 
 
-def _hand_seen(session: dict, seat: int) -> dict:
+def _hand_seen(session: Session, seat: int) -> dict:
     """The cards a president drew and passed, or a chancellor received and enacted."""
-    drawn = list(session["drawn"])
+    drawn = list(session.drawn)
     passed = list(drawn)
-    if session["president_discarded"] is not None:
-        passed.remove(session["president_discarded"])
-    seen = {"round": session["round"], "veto": session["veto"], "enacted": session["enacted"]}
-    if session["president_seat"] == seat:
-        seen.update(role="president", drawn=drawn, discarded=session["president_discarded"], passed=passed)
+    if session.president_discarded is not None:
+        passed.remove(session.president_discarded)
+    seen = {"round": session.round, "veto": session.veto, "enacted": session.enacted}
+    if session.president_seat == seat:
+        seen.update(role="president", drawn=drawn, discarded=session.president_discarded, passed=passed)
     else:
-        seen.update(role="chancellor", received=passed, discarded=session["chancellor_discarded"])
+        seen.update(role="chancellor", received=passed, discarded=session.chancellor_discarded)
     return seen
+
+
+def _record(record) -> dict:
+    """A record of the state as the views print it (REPLAY.md): every field, a copy."""
+    return {name: list(value) if isinstance(value, list) else value for name, value in asdict(record).items()}

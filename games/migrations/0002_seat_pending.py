@@ -1,3 +1,5 @@
+import json
+
 from django.conf import settings
 from django.db import migrations, models
 
@@ -9,7 +11,8 @@ def rows_for_pending_replacements(apps, schema_editor):
     Seat = apps.get_model("games", "Seat")
     User = apps.get_model(settings.AUTH_USER_MODEL)
     for game in Game.objects.filter(status="running").exclude(state=None):
-        for kind, _seat, name in game.state.get("pending", []):
+        state = game.state if isinstance(game.state, dict) else json.loads(game.state)  # text from 0004 on
+        for kind, _seat, name in state.get("pending", []):
             user = User.objects.filter(username=name).first()
             if kind == "replace" and not Seat.objects.filter(game=game, name=name).exists():
                 Seat.objects.create(game=game, user=user, name=name, number=None, active=False, pending=True)

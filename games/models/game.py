@@ -3,6 +3,7 @@
 Every change to these rows goes through games.services, in one transaction with the game row locked.
 """
 
+from copy import deepcopy
 from datetime import timedelta
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import GameState, codec
 from games.engine import Settings as EngineSettings
 
 DAY = 24
@@ -90,8 +92,12 @@ class Game(models.Model):
 
     # The running game.
     seed = models.BigIntegerField(null=True, blank=True)
-    setup = models.JSONField(null=True, blank=True, help_text="the replay script's set-up (players, seed, ...)")
-    state = models.JSONField(null=True, blank=True, help_text="the engine's GameState, without its event log")
+    setup = models.JSONField(
+        null=True, blank=True, help_text="the replay script's set-up (players, seed, rng); settings are the columns"
+    )
+    state = models.TextField(  # noqa: DJ001 (NULL: no state before the game starts, not an empty text)
+        null=True, blank=True, help_text="the engine's GameState as versioned JSON text (games.engine.codec)"
+    )
     step_number = models.PositiveIntegerField(default=0)
     event_count = models.PositiveIntegerField(default=0)
     action_count = models.PositiveIntegerField(default=0)
@@ -124,8 +130,45 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
 
+    def save(self, *args, **kwargs):  # the row now holds what was written (see changed_fields)
+        super().save(*args, **kwargs)
+        self.saved(kwargs.get("update_fields") or [field.attname for field in self._meta.concrete_fields])
+
     def get_absolute_url(self) -> str:
         return f"/games/{self.pk}/"
+
+    # What the row holds in the database, as far as this instance knows: a change writes only the fields that
+    # differ from it (changed_fields), found from the model itself, never from a hand-kept list.
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        game = super().from_db(db, field_names, values)
+        game._stored = {name: _kept(value) for name, value in zip(field_names, values, strict=True)}
+        return game
+
+    def changed_fields(self) -> list[str]:
+        """The attribute names of the fields whose values differ from the row's (all of them for a new game)."""
+        stored = getattr(self, "_stored", {})
+        deferred = self.get_deferred_fields()
+        missing = object()
+        return [
+            field.attname
+            for field in self._meta.concrete_fields
+            if not field.primary_key
+            and field.attname not in deferred
+            and getattr(self, field.attname) != stored.get(field.attname, missing)
+        ]
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
+        deferred = self.get_deferred_fields()
+        self.saved(fields or [f.attname for f in self._meta.concrete_fields if f.attname not in deferred])
+
+    def saved(self, names) -> None:
+        """These fields were written: the row holds their values now."""
+        stored = self.__dict__.setdefault("_stored", {})
+        for name in names:
+            attname = self._meta.get_field(name).attname
+            stored[attname] = _kept(getattr(self, attname))
 
     @property
     def is_running(self) -> bool:
@@ -134,6 +177,13 @@ class Game(models.Model):
     @property
     def is_paused(self) -> bool:
         return self.paused_at is not None
+
+    def load_state(self) -> GameState:
+        """The engine's state of this running or finished game, with its settings (stored in the columns)."""
+        return codec.decode(self.state, self.engine_settings())
+
+    def store_state(self, state: GameState) -> None:
+        self.state = codec.encode(state)
 
     def engine_settings(self) -> EngineSettings:
         return EngineSettings(
@@ -150,6 +200,11 @@ class Game(models.Model):
         """One of the durations above (`nomination`, `election`, ...) as a timedelta."""
         amount = getattr(self, f"{name}_hours")
         return timedelta(minutes=amount) if self.minute_durations else timedelta(hours=amount)
+
+
+def _kept(value):
+    """A value as the row holds it, safe from changes made in place (a JSON field's dict or list)."""
+    return deepcopy(value) if isinstance(value, dict | list) else value
 
 
 class Seat(models.Model):

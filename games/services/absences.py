@@ -6,7 +6,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import GameState
 from games.engine.constants import SeatStatus
 from games.models import Absence, Game
 
@@ -23,7 +22,7 @@ def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, 
         seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
         if game.status != Game.Status.RUNNING or seat is None:
             raise GameError(_("Only a player seated in a running game can announce an absence."))
-        if GameState.from_dict(game.state).seats[seat.number].status != SeatStatus.ALIVE:
+        if game.load_state().seats[seat.number].status != SeatStatus.ALIVE:
             raise GameError(_("You are out of play in this game: you owe no move, so there is nothing to excuse."))
         if ends_at <= starts_at:
             raise GameError(_("An absence must end after it starts."))

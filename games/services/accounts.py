@@ -24,6 +24,7 @@ def delete_account(user) -> None:
         for seat in running:
             with changing(seat.game_id) as change:
                 engine_seat = change.state.seats[seat.number]
-                if engine_seat.status == "alive" and not any(entry[1] == seat.number for entry in change.state.pending):
+                scheduled = any(entry.seat == seat.number for entry in change.state.pending)
+                if engine_seat.status == "alive" and not scheduled:
                     play(change, {"type": "exile", "player": seat.name}, ActionRecord.Source.SYSTEM)
         user.delete()

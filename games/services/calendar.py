@@ -42,7 +42,7 @@ def calendar_for(user) -> bytes:
     games = Game.objects.filter(status=Game.Status.RUNNING, paused_at=None, seats__user=user, seats__active=True)
     for game in games.distinct().prefetch_related(mine):
         seat = game.mine[0]
-        state = GameState.from_dict(game.state)
+        state = game.load_state()
         if seat.number is None or state.seats[seat.number].status != SeatStatus.ALIVE:
             continue
         for duty, deadline, owed in _duties(game, state, seat.number):

@@ -8,7 +8,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import posting_refusal, viewer_for
-from games.engine import GameState
 from games.markup import mentions, render
 from games.models import Claim, Game, Post, PostRevision, ThreadRead
 
@@ -29,7 +28,7 @@ def post_message(
     body = _check_body(body)
     with transaction.atomic():
         game = lock_game(game_id)
-        state = GameState.from_dict(game.state) if game.state else None
+        state = game.load_state() if game.state else None
         refusal = posting_refusal(game, viewer_for(game, user, state), thread, state)
         if refusal:
             raise GameError(refusal)
@@ -69,7 +68,7 @@ def edit_post(post_id: int, user, body: str, *, now: datetime | None = None) -> 
         if now - post.created_at > EDIT_WINDOW:
             raise GameError(_("Posts can be edited for 15 minutes only."))
         game = post.game
-        state = GameState.from_dict(game.state) if game.state else None
+        state = game.load_state() if game.state else None
         refusal = posting_refusal(game, viewer_for(game, user, state), post.thread, state)
         if refusal:
             raise GameError(refusal)
@@ -105,17 +104,17 @@ def check_claim(game_id: int, user, round_number: int, cards: str) -> str:
 
 
 def _claim_office(game: Game, user, round_number: int, cards: str) -> str:
-    state = GameState.from_dict(game.state) if game.state else None
+    state = game.load_state() if game.state else None
     viewer = viewer_for(game, user, state)
     if game.status != Game.Status.RUNNING or not viewer.alive:
         raise GameError(_("Only a living player of a running game can file a claim."))
-    session = next((s for s in state.sessions if s["round"] == round_number), None)
-    if session is None or (session["enacted"] is None and session["veto"] != "accepted"):
+    session = next((s for s in state.sessions if s.round == round_number), None)
+    if session is None or not session.over:
         # R18: nothing is said about a session before it is over.
         raise GameError(_("There was no legislative session of yours in that round."))
-    if session["president_seat"] == viewer.seat.number:
+    if session.president_seat == viewer.seat.number:
         office = Claim.Office.PRESIDENT
-    elif session["chancellor_seat"] == viewer.seat.number:
+    elif session.chancellor_seat == viewer.seat.number:
         office = Claim.Office.CHANCELLOR
     else:
         raise GameError(_("There was no legislative session of yours in that round."))

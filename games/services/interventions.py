@@ -153,6 +153,6 @@ def _scheduled(change: Change, kind: str, username: str, newcomer: str | None) -
     """Is exactly this exile or replacement already waiting for the round's end (a repeated click)?"""
     state = change.state
     return any(
-        entry_kind == kind and state.seats[index].name == username and name == newcomer
-        for entry_kind, index, name in state.pending
+        entry.kind == kind and state.seats[entry.seat].name == username and entry.name == newcomer
+        for entry in state.pending
     )

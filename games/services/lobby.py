@@ -94,7 +94,7 @@ def start_game(game: Game, now: datetime) -> None:
     for number, name in enumerate(players):
         seats[name].number = number
     Seat.objects.bulk_update(seats.values(), ["number"])
-    game.setup = {"players": players, "seed": game.seed, "rng": DEFAULT_SCHEME, "settings": settings.to_dict()}
+    game.setup = {"players": players, "seed": game.seed, "rng": DEFAULT_SCHEME}  # the settings are the columns
     game.status = Game.Status.RUNNING
     game.started_at = now
     game.save(update_fields=["seed", "setup", "status", "started_at"])

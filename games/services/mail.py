@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import GameState, waiting_for
+from games.engine import waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
 
 from .messages import describe_notification
@@ -161,7 +161,7 @@ def _owing(games: dict[int, Game]) -> set[tuple[int, int]]:
     names = {}
     for game in games.values():
         if game.status == Game.Status.RUNNING and game.paused_at is None:
-            state = GameState.from_dict(game.state)
+            state = game.load_state()
             names[game.pk] = {state.seats[seat].name for seat in waiting_for(state)}
     seats = Seat.objects.filter(game_id__in=names, active=True, user__isnull=False).values_list(
         "game_id", "user_id", "name"

@@ -5,7 +5,6 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import GameState
 from games.models import ActionRecord, Game, Seat
 from games.replay import ACTION_FIELDS
 
@@ -38,7 +37,7 @@ def check_move(game_id: int, user, move: dict, step_number: int, *, now: datetim
         raise GameError(_("This game is not running."))
     seat = game.seats.filter(user=user).first()
     action = _action(game, seat, user, move, step_number, now)
-    apply_or_refuse(GameState.from_dict(game.state), action)  # a copy read for the check, never stored
+    apply_or_refuse(game.load_state(), action)  # a copy read for the check, never stored
 
 
 def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, now: datetime) -> dict:

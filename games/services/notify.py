@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from games.engine import GameState, waiting_for
+from games.engine import waiting_for
 from games.models import Game, Notification, Profile
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def queue_reminders(*, now: datetime | None = None) -> int:
     ).prefetch_related("seats")
     owing: list[tuple[int, Game, datetime]] = []
     for game in games:
-        state = GameState.from_dict(game.state)
+        state = game.load_state()
         holders = {seat.number: seat.user_id for seat in game.seats.all() if seat.active and seat.number is not None}
         owing += [(holders[s], game, game.deadline) for s in waiting_for(state) if holders.get(s) is not None]
     preferences = dict(Profile.objects.filter(user_id__in={u for u, _, _ in owing}).values_list("user_id", "reminders"))

@@ -28,25 +28,6 @@ from .errors import GameError
 from .knowledge import user_ids_knowing
 from .notify import notify_changes
 
-GAME_FIELDS = [
-    "status",
-    "state",
-    "step_number",
-    "event_count",
-    "action_count",
-    "round_started_at",
-    "session_started_at",
-    "step_started_at",
-    "deadline",
-    "paused_at",
-    "winner",
-    "win_reason",
-    "finished_at",
-    "sweep_failures",
-    "sweep_error",
-    "sweep_retry_at",
-]
-
 
 @dataclass
 class Change:
@@ -75,7 +56,7 @@ def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
     """Start changing a running game (its row locked by the caller)."""
     if seats is None:
         seats = list(game.seats.all())
-    state = GameState.from_dict(game.state)
+    state = game.load_state()
     change = Change(game, state, {seat.name: seat for seat in seats}, now)
     change.owed_before, change.step_before = set(waiting_for(state)), state.step_number
     _drop_newcomers_who_know(change)
@@ -88,7 +69,7 @@ def _drop_newcomers_who_know(change: Change) -> None:
     moderator naming them and their opening the moderation page), they are dropped before any move can hand
     them a seat, and the moderators are told."""
     state = change.state
-    waiting = state.substitutes + [name for kind, _seat, name in state.pending if kind == "replace"]
+    waiting = state.substitutes + [entry.name for entry in state.pending if entry.kind == "replace"]
     if not waiting:
         return
     user_of = {name: change.seats[name].user_id for name in waiting if name in change.seats}
@@ -215,9 +196,9 @@ def _replacement_scheduled(change: Change, event: dict) -> None:
     """The person named is in the game from now on (they may not moderate it), though not seated yet."""
     state = change.state
     name = next(
-        newcomer
-        for kind, index, newcomer in state.pending
-        if kind == "replace" and state.seats[index].name == event["player"]
+        entry.name
+        for entry in state.pending
+        if entry.kind == "replace" and state.seats[entry.seat].name == event["player"]
     )
     seat = change.seats.get(name) or _new_seat(change, name, number=None)
     seat.active, seat.pending = False, True
@@ -257,15 +238,13 @@ def finish(change: Change) -> None:
     game, state = change.game, change.state
     game.step_number = state.step_number
     if state.over:
-        game.status = Game.Status.CANCELLED if state.win_reason == "cancelled" else Game.Status.FINISHED
+        game.status = Game.Status.CANCELLED if state.cancelled else Game.Status.FINISHED
         game.winner = state.winner or ""
         game.win_reason = state.win_reason
         game.finished_at = change.now
     game.deadline = compute_deadline(game, state)
     _forget_who_no_longer_waits(change)
-    stored = state.to_dict()
-    stored["events"] = []  # the log lives in GameEvent rows
-    game.state = stored
+    game.store_state(state)  # without its event log, which lives in GameEvent rows
     change.finished = True
 
 
@@ -273,7 +252,7 @@ def _forget_who_no_longer_waits(change: Change) -> None:
     """A substitute who withdrew, or a person named to take a seat whose replacement was called off or dropped
     (the seat left play first), is no longer in the game: their row goes."""
     state = change.state
-    awaited = set(state.substitutes) | {name for kind, _seat, name in state.pending if kind == "replace"}
+    awaited = set(state.substitutes) | {entry.name for entry in state.pending if entry.kind == "replace"}
     for seat in change.seats.values():
         waits = seat.pending or (seat.is_substitute and seat.active and seat.number is None)
         if waits and seat.name not in awaited:
@@ -307,8 +286,12 @@ def persist(changes: list[Change]) -> None:
 
 
 def _save_games(games: list[Game]) -> None:
-    """One UPDATE per game, sent in one executemany: bulk_update's CASE expressions cost far more to build."""
-    fields = [Game._meta.get_field(name) for name in GAME_FIELDS]
+    """One UPDATE per game, sent in one executemany: bulk_update's CASE expressions cost far more to build.
+    The columns written are those any of the games changed, found from the model (Game.changed_fields)."""
+    names = sorted({name for game in games for name in game.changed_fields()})
+    if not names:
+        return
+    fields = [Game._meta.get_field(name) for name in names]
     assignments = ", ".join(f"{connection.ops.quote_name(field.column)} = %s" for field in fields)
     sql = f"UPDATE {connection.ops.quote_name(Game._meta.db_table)} SET {assignments} WHERE id = %s"
     rows = [
@@ -317,6 +300,8 @@ def _save_games(games: list[Game]) -> None:
     ]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+    for game in games:
+        game.saved(names)
 
 
 def _save_seats(seats: list[Seat]) -> None:

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import InvalidSetup
+from games.engine import InvalidSetup, Settings
 from games.engine.rng import SINGLE_STREAM
 from games.models import ActionRecord, Game, Seat
 from games.replay import ScriptError, parse_script, start
@@ -44,7 +44,7 @@ def import_script(data: dict, *, now: datetime | None = None, **options) -> Game
                     "player_count": len(script.players),
                     "seed": script.seed,
                     "setup": {
-                        **{key: value for key, value in data.items() if key not in ("actions", "expect")},
+                        **{key: value for key, value in data.items() if key not in ("actions", "expect", "settings")},
                         "rng": script.rng,
                     },
                     "started_at": now,
@@ -91,4 +91,11 @@ def export_script(game: Game) -> dict:
         raise GameError("This game has not started: there is nothing to export.")
     actions = list(game.actions.order_by("index").values_list("action", flat=True))
     # Games set up before named streams stored no scheme: they were dealt from a single stream.
-    return {"rng": SINGLE_STREAM, **game.setup, "actions": actions}
+    setup = {key: value for key, value in game.setup.items() if key != "settings"}  # stored by earlier versions
+    return {"rng": SINGLE_STREAM, **setup, "settings": _changed_settings(game), "actions": actions}
+
+
+def _changed_settings(game: Game) -> dict:
+    """The game's settings (its columns, where they live) that differ from RULES.md's defaults."""
+    defaults = Settings().to_dict()
+    return {name: value for name, value in game.engine_settings().to_dict().items() if value != defaults[name]}

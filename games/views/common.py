@@ -15,7 +15,7 @@ from games.services import GameError
 
 def load(request, game_id: int) -> tuple[Game, GameState | None, Viewer]:
     game = access_game(game_id)
-    state = GameState.from_dict(game.state) if game.state else None
+    state = game.load_state() if game.state else None
     return game, state, viewer_for(game, request.user, state)
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.access import access_game
-from games.engine import GameState, waiting_for
+from games.engine import waiting_for
 from games.forms import GameForm
 from games.models import Game
 from games.presenters import game_rules, game_settings
@@ -53,7 +53,7 @@ def _my_games(user) -> list[dict]:
         game = seat.game
         owes = False
         if game.state and seat.active and seat.number is not None:
-            owes = seat.number in waiting_for(GameState.from_dict(game.state)) and game.paused_at is None
+            owes = seat.number in waiting_for(game.load_state()) and game.paused_at is None
         games.append({"game": game, "seat": seat, "owes": owes})
     return sorted(games, key=lambda g: (not g["owes"], g["game"].deadline is None, g["game"].deadline or 0))
 

@@ -159,7 +159,7 @@ def test_a_round_is_played_by_keyboard_alone(browser, live_server):
     cat.keyboard.press("Enter")
     expect(cat.locator("ul.messages")).to_contain_text("You enacted")
     game.refresh_from_db()
-    assert game.state["fascist_policies"] + game.state["liberal_policies"] == 1
+    assert game.load_state().fascist_policies + game.load_state().liberal_policies == 1
     for page in players.values():
         page.context.close()
 

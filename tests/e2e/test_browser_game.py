@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 from playwright.sync_api import Browser, Page, expect
 
-from games.engine import GameState, secret_view
+from games.engine import secret_view
 from games.models import Game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -193,7 +193,7 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, v
         expect(player.page.locator("ul.messages")).to_contain_text(player.t("You are in."))
     game = Game.objects.get(name="Browser game")
     assert game.status == Game.Status.RUNNING
-    roles = secret_view(GameState.from_dict(game.state))["roles"]
+    roles = secret_view(game.load_state())["roles"]
     spectator.goto(game_url)
     check_secrets(players, roles, spectator)
 

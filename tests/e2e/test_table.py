@@ -41,10 +41,10 @@ def test_t2_without_javascript_a_page_asks_in_the_players_language(browser, live
     page.locator("#panel").get_by_role("button", name="Défausser une loi fasciste").first.click()
     question = "Défausser une loi fasciste\u00a0? Les deux autres vont au chancelier."
     expect(page.locator("main")).to_contain_text(question)
-    assert reload(game).state["step"] == "discard"  # the question changed nothing
+    assert reload(game).load_state().step == "discard"  # the question changed nothing
     page.get_by_role("button", name="Confirmer").click()
     expect(page.locator("ul.messages")).to_contain_text("Vous avez défaussé une loi fasciste.")
-    assert reload(game).state["step"] == "enact"
+    assert reload(game).load_state().step == "enact"
     page.context.close()
 
 

@@ -63,7 +63,7 @@ def test_r7_peek_leaves_the_order_of_the_pile():
     elect(g, "eve")
     pile = list(g.draw_pile)
     legislate(g, "F", "F")  # the third fascist policy: cat peeks
-    assert g.peeks[0]["cards"] == pile[:3] == ["L", "F", "L"]
+    assert g.peeks[0].cards == pile[:3] == ["L", "F", "L"]
     assert secret_view(g)["draw_pile"] == pile
 
 

@@ -164,7 +164,7 @@ def test_t4_random_discard_is_uniform_over_the_three_cards():
         g = make_game(seed=seed, deck="LFF" + "LLLLL" + "F" * 9)
         elect(g, "bob")
         act(g, "timeout")
-        return g.sessions[-1]["president_discarded"]
+        return g.sessions[-1].president_discarded
 
     found = outcomes(discarded)
     assert chisquare([found["L"], found["F"]], [TRIALS / 3, TRIALS * 2 / 3]).pvalue > ALPHA
@@ -176,7 +176,7 @@ def test_t4_random_enactment_is_uniform_over_the_two_cards():
         elect(g, "bob")
         act(g, "discard", "ann", choice="F")
         act(g, "timeout")
-        return g.sessions[-1]["enacted"]
+        return g.sessions[-1].enacted
 
     found = outcomes(enacted)
     assert chisquare([found["L"], found["F"]]).pvalue > ALPHA
@@ -189,7 +189,7 @@ def test_t4_random_power_target_is_uniform_over_legal_targets():
         act(g, "discard", "ann", choice="F")
         act(g, "enact", "bob", choice="F")
         act(g, "timeout")
-        return g.investigations[-1]["target"]
+        return g.investigations[-1].target
 
     found = outcomes(investigated)
     assert len(found) == 9  # every living player but the president
@@ -204,7 +204,7 @@ def test_t4_two_random_discards_of_one_game_are_independent():
         act(g, "enact", "bob", choice="F")
         elect(g, "cat")  # bob is the candidate now
         act(g, "timeout")
-        return g.sessions[0]["president_discarded"], g.sessions[1]["president_discarded"]
+        return g.sessions[0].president_discarded, g.sessions[1].president_discarded
 
     pairs = [two_discards(seed) for seed in SEEDS[:TRIALS]]
     assert len(set(pairs)) == 4

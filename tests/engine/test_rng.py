@@ -79,9 +79,10 @@ def test_a_game_stored_and_loaded_at_every_move_plays_as_one_never_stored(scheme
 
 
 def test_stored_states_keep_their_scheme():
-    assert isinstance(new_game(NAMES[:5], seed=7, rng=SINGLE_STREAM).to_dict()["rng"], int)  # as stored before
-    assert new_game(NAMES[:5], seed=7).to_dict()["rng"] == {"scheme": NAMED_STREAMS, "seed": 7}
-    assert Randomness.from_json(12345).scheme == SINGLE_STREAM
+    single = new_game(NAMES[:5], seed=7, rng=SINGLE_STREAM).to_dict()["rng"]
+    assert single["scheme"] == SINGLE_STREAM and isinstance(single["shared"], int)  # the stream's state goes on
+    assert new_game(NAMES[:5], seed=7).to_dict()["rng"] == {"seed": 7, "scheme": NAMED_STREAMS, "shared": None}
+    assert Randomness.from_json(12345).scheme == SINGLE_STREAM  # a version-1 state stored the stream alone
 
 
 @pytest.mark.parametrize("value", ["", "mersenne", 3, ["named-streams"]])

@@ -1,6 +1,6 @@
 from django.contrib.auth import get_user_model
 
-from games.engine import GameState, summary
+from games.engine import summary
 from games.models import Game
 
 
@@ -13,4 +13,4 @@ def reload(game: Game) -> Game:
 
 
 def state_of(game: Game) -> dict:
-    return summary(GameState.from_dict(reload(game).state))
+    return summary(reload(game).load_state())

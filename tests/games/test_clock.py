@@ -44,7 +44,9 @@ def test_t2_president_has_the_first_day_chancellor_until_the_end_of_the_second()
 
 def test_t2_veto_answer_in_a_day_then_one_more_day_to_enact():
     game = running_game(actions=[*ELECTED, {"type": "discard", "by": "ann", "policy": "F"}])
-    game.state["fascist_policies"] = 5  # arrange: the veto is unlocked
+    state = game.load_state()
+    state.fascist_policies = 5  # arrange: the veto is unlocked
+    game.store_state(state)
     game.save(update_fields=["state"])
     move(game, "bob", START + 5 * HOUR, type="veto")
     assert reload(game).deadline == START + 29 * HOUR

@@ -49,7 +49,7 @@ def test_a_lobby_game_is_played_to_its_end(players):
             sweep_due_deadlines(now=game.deadline)
             now = game.deadline
             continue
-        state = GameState.from_dict(game.state)
+        state = game.load_state()
         owing = set(waiting_for(state))
         action = rnd.choice([a for a in legal_actions(state) if a.by in owing])
         make_move(game.pk, user(state.seats[action.by].name), as_move(state, action), game.step_number, now=now)

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from games.engine import GameState, summary
+from games.engine import summary
 from games.models import Game, GameEvent, Seat
 from games.services import (
     GameError,
@@ -49,7 +49,7 @@ def test_the_last_player_to_join_starts_the_game():
     game, _users = filled_game(5)
     assert game.status == Game.Status.RUNNING
     assert sorted(game.seats.values_list("number", flat=True)) == [0, 1, 2, 3, 4]
-    state = GameState.from_dict(game.state)
+    state = game.load_state()
     assert summary(state)["step"] == "nominate"
     assert sorted(state.names(range(5))) == sorted(NAMES[:5])
     assert game.setup["seed"] == game.seed
@@ -59,7 +59,7 @@ def test_the_last_player_to_join_starts_the_game():
 
 def test_r1_roles_dealt_by_the_engine_from_the_stored_seed():
     game, _ = filled_game(7)
-    state = GameState.from_dict(game.state)
+    state = game.load_state()
     roles = sorted(seat.role for seat in state.seats)
     assert roles == sorted(["liberal"] * 4 + ["fascist"] * 2 + ["hitler"])
 
@@ -80,7 +80,7 @@ def test_e5_substitute_signs_up_before_or_during_the_game():
     for user in users[1:]:
         join_game(game.pk, user, now=START)
     join_game(game.pk, make_user("sue"), as_substitute=True, now=START)
-    state = GameState.from_dict(Game.objects.get(pk=game.pk).state)
+    state = Game.objects.get(pk=game.pk).load_state()
     assert state.substitutes == ["sam", "sue"]
     assert Seat.objects.get(game=game, user__username="sam").number is None
 
@@ -143,7 +143,7 @@ def test_r1_roles_of_lobby_games_do_not_follow_the_join_order():
         for user in users[1:]:
             join_game(game.pk, user, now=START)
         game.refresh_from_db()
-        state = GameState.from_dict(game.state)
+        state = game.load_state()
         for number, seat in enumerate(state.seats):
             roles_of[seat.name].add(str(seat.role))
             seats_of[seat.name].add(number)

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group
 from django.core import mail
 from django.utils import timezone
 
-from games.engine import GameState, player_view
+from games.engine import player_view
 from games.models import Game, GameEvent, Post, SweepRun
 from games.services import GameError, declare_absence, join_game
 from moderation.models import AuditEntry, Ban, Report, SignIn
@@ -93,12 +93,12 @@ def test_the_seat_table_marks_the_executed_and_offers_only_the_living(moderator_
 
 def test_replacement_keeps_the_seat_role_knowledge_and_history(moderator_client):
     game = running_game(actions=governments(("ann", "bob")))
-    before = player_view(GameState.from_dict(reload(game).state), 0)
+    before = player_view(reload(game).load_state(), 0)
     make_user("amy")
     mod = moderator_client()
     act(mod, game, "replace", "resigned", player="ann", newcomer="amy")
     act(mod, game, "end_now", "round over")
-    after = player_view(GameState.from_dict(reload(game).state), 0)
+    after = player_view(reload(game).load_state(), 0)
     assert after["name"] == "amy"
     assert {**after, "name": "ann"} == {**before, "hand": after["hand"]}
     assert (last_audit().action, AuditEntry.objects.get(action="replace").target_name) == ("end_now", "amy")

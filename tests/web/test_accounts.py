@@ -29,7 +29,7 @@ def test_sign_up_verify_the_email_then_join(client):
     client.post("/accounts/login/", {"login": "newbie@example.com", "password": "a-long-pass-phrase-9"})
     response = client.post(f"/games/{game.pk}/join/", {"as": "substitute"}, follow=True)
     assert "You are in." in response.content.decode()
-    assert Game.objects.get(pk=game.pk).state["substitutes"] == ["newbie"]
+    assert Game.objects.get(pk=game.pk).load_state().substitutes == ["newbie"]
 
 
 @pytest.mark.parametrize("url", ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"])

@@ -90,7 +90,7 @@ def test_join_refusals_are_explained(client_for):
     assert "This game is not open for sign-ups." in response.content.decode()
     response = client_for("zed").post(f"/games/{game.pk}/join/", {"as": "substitute"}, follow=True)
     assert "You are in." in response.content.decode()
-    assert Game.objects.get(pk=game.pk).state["substitutes"] == ["zed"]
+    assert Game.objects.get(pk=game.pk).load_state().substitutes == ["zed"]
 
 
 def test_leave_before_the_start(client_for):

@@ -106,7 +106,7 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
 
     from django.core import mail
 
-    from games.engine import GameState, player_view
+    from games.engine import player_view
     from games.services import create_game, join_game, make_move
     from games.services.calendar import new_calendar_token
     from games.services.mail import send_due_emails
@@ -118,7 +118,7 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
         for person in users[1:]:
             join_game(created.pk, person, now=NOW)
         started = Game.objects.get(pk=created.pk)
-        state = GameState.from_dict(started.state)
+        state = started.load_state()
         president = state.name(state.president)
         nominee = next(seat.name for seat in state.seats if seat.name != president)
         make_move(

@@ -55,7 +55,7 @@ def test_t2_an_irreversible_move_is_asked_before_it_is_made(client_for):
     form = page.split('<form method="post" action="/games/')[1].split("</form>")[0]
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
     fields.pop("csrfmiddlewaretoken", None)
-    step = str(before["step_number"])
+    step = str(reload(game).step_number)
     assert fields == {"type": "nominate", "step_number": step, "target": "bob", "confirmed": "yes"}
     page = ann.post(f"/games/{game.pk}/move/", fields, follow=True).content.decode()
     assert "You nominated bob as chancellor." in page

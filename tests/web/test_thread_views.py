@@ -158,7 +158,7 @@ def test_r27_the_secret_history_only_after_the_end(client):
 
 
 def test_r27_the_seed_and_the_replay_script_are_published_at_the_end(client):
-    from games.engine import GameState, summary
+    from games.engine import summary
     from games.models import Game
     from games.replay import replay_script
 
@@ -173,7 +173,7 @@ def test_r27_the_seed_and_the_replay_script_are_published_at_the_end(client):
     assert (script["seed"], script["rng"], script["actions"][-1]) == (game.seed, "named-streams", {"type": "cancel"})
     status, replayed = replay_script(script)
     assert status == 0
-    assert replayed["state"] == summary(GameState.from_dict(Game.objects.get(pk=game.pk).state))
+    assert replayed["state"] == summary(Game.objects.get(pk=game.pk).load_state())
 
 
 def test_a_refused_post_keeps_its_text(client_for, settings):

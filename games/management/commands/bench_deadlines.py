@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.engine import Action, apply, new_game
+from games.engine import Action, apply, codec, new_game
 from games.models import Game, Seat
 from games.services import sweep_due_deadlines
 
@@ -78,8 +78,7 @@ class Command(BaseCommand):
         apply(state, Action("nominate", president, target))
         for seat in range(3):
             apply(state, Action("vote", seat, choice="ja"))
-        stored = state.to_dict()
-        stored["events"] = []
+        stored = codec.encode(state)
         round_start = now - timedelta(hours=7 * 24, minutes=1)
         created = Game.objects.bulk_create(
             Game(

@@ -1,16 +1,21 @@
-"""`manage.py bench_engine`: complete random games per second, for 5, 7 and 10 players, on one core.
+"""`manage.py bench_engine`: complete random games per second, for 5, 7 and 10 players, on one core; and what
+storing a state costs beside making a move.
 
 Random legal play (games.engine.random_move) from a fresh game to its end, with the public event log kept,
-as the engine runs inside the site. A figure to measure and write in the README, not a test.
+as the engine runs inside the site. Then, over whole random games, each move's `apply` is timed alone, and so
+is the codec's round trip of the state it leaves (the stored JSON text to a GameState and back, as the site
+loads a game before a move and stores it after): both medians, their ratio and its limit (2) are printed.
+Figures to measure and write in the README, not a test.
 """
 
 import json
 import random
+import statistics
 import time
 
 from django.core.management.base import BaseCommand
 
-from games.engine import apply, new_game, random_move
+from games.engine import apply, codec, new_game, random_move
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe"]
 
@@ -37,6 +42,37 @@ def bench(players: int, seconds: float, seed: int) -> dict:
     }
 
 
+CODEC_LIMIT = 2.0  # the codec's round trip may cost at most twice the median move
+
+
+def codec_vs_apply(players: int, games: int, seed: int) -> dict:
+    """Medians over every move of `games` whole random games: `apply` alone, and decode + encode of the state."""
+    rnd = random.Random(seed)
+    names = NAMES[:players]
+    applies, trips = [], []
+    clock = time.perf_counter
+    for number in range(games):
+        g = new_game(names, seed=seed + number)
+        while not g.over:
+            move = random_move(g, rnd)
+            started = clock()
+            apply(g, move)
+            applies.append(clock() - started)
+            g.events.clear()  # the site keeps the log in its own rows, not in the stored state
+            started = clock()
+            codec.decode(codec.encode(g), g.settings)
+            trips.append(clock() - started)
+    apply_median, codec_median = statistics.median(applies), statistics.median(trips)
+    return {
+        "players": players,
+        "moves": len(applies),
+        "apply_median_us": round(apply_median * 1e6, 2),
+        "codec_round_trip_median_us": round(codec_median * 1e6, 2),
+        "ratio": round(codec_median / apply_median, 2),
+        "limit": CODEC_LIMIT,
+    }
+
+
 class Command(BaseCommand):
     help = "Measure complete random games per second for 5, 7 and 10 players (one core)."
     requires_system_checks = []
@@ -46,7 +82,10 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=5.0, help="time per player count (default 5)")
         parser.add_argument("--players", type=int, nargs="+", default=[5, 7, 10], choices=range(5, 11))
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--codec-games", type=int, default=300, help="whole games timed move by move")
 
-    def handle(self, *args, seconds, players, seed, **options):
+    def handle(self, *args, seconds, players, seed, codec_games, **options):
         for count in players:
             self.stdout.write(json.dumps(bench(count, seconds, seed)))
+        for count in players:
+            self.stdout.write(json.dumps(codec_vs_apply(count, codec_games, seed)))

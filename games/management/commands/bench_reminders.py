@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from games.engine import Action, apply, new_game
+from games.engine import Action, apply, codec, new_game
 from games.models import Game, Seat
 from games.services.mail import send_due_emails
 from games.services.notify import queue_reminders
@@ -78,8 +78,7 @@ class Command(BaseCommand):
             names = [user.username for user in players]
             state = new_game(names, seed=g)
             apply(state, Action("nominate", state.president, (state.president + 1) % PLAYERS))
-            stored = state.to_dict()
-            stored["events"] = []
+            stored = codec.encode(state)
             game = Game(
                 name=MARK,
                 status=Game.Status.RUNNING,
