@@ -3,7 +3,26 @@ its user: every page needs the profile (time zone, language), and a live page's 
 no more than the sign-in and one query (games/live.py)."""
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
-from django.contrib.auth import backends, get_user_model
+from django.contrib.auth import BACKEND_SESSION_KEY, backends, get_user_model
+
+# The backends people signed in with before these: their sessions name them, and keep working (see below).
+RENAMED = {
+    "django.contrib.auth.backends.ModelBackend": "sh_site.auth.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend": "sh_site.auth.AuthenticationBackend",
+}
+
+
+def renamed_backends(get_response):
+    """A session signed in through a backend's former name is moved to its new one, before the sign-in
+    middleware reads it: nobody is signed out by the rename."""
+
+    def middleware(request):
+        session = getattr(request, "session", None)
+        if session is not None and session.get(BACKEND_SESSION_KEY) in RENAMED:
+            session[BACKEND_SESSION_KEY] = RENAMED[session[BACKEND_SESSION_KEY]]
+        return get_response(request)
+
+    return middleware
 
 
 class _WithProfile:

@@ -8,11 +8,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -36,16 +36,19 @@ def thread(request, game_id: int, graveyard: bool = False):
     """The thread's page. A page left open asks again every few seconds (live.js) with the ETag it has: when
     nothing it shows has changed the answer is a 304, for one query beyond the sign-in's."""
     name = Post.Thread.GRAVEYARD if graveyard else Post.Thread.MAIN
-    seen = live.fingerprint(game_id, name)
+    seen = live.fingerprint(game_id, name, request.user.pk)
     if seen is None:
         raise Http404(_("There is no such game."))
     tags = {kind: live.etag(request, seen, live=kind == "live") for kind in ("live", "page")}
     tag = tags["live" if live.is_live(request) else "page"]
-    if not len(messages.get_messages(request)):  # a message waiting to be shown is never answered "unchanged"
-        unchanged = get_conditional_response(request, etag=tag)
-        if unchanged is not None:
-            return _revalidate(unchanged)
+    # A message waiting to be shown is never answered "unchanged"; nor is the graveyard, before the reader's
+    # right to read it is checked (the game thread is public: its 304 costs no more than the fingerprint).
+    held = live.unchanged(request, tag) and not len(messages.get_messages(request))
+    if held and not graveyard:
+        return _revalidate(HttpResponseNotModified(headers={"ETag": tag}))
     game, state, viewer = load(request, game_id)
+    if held and can_read(game, viewer, name):
+        return _revalidate(HttpResponseNotModified(headers={"ETag": tag}))
     posts = Post.objects.filter(game=game, thread=name)
     quote_of = request.GET.get("quote", "")
     quoting = posts.filter(pk=int(quote_of), hidden_at=None).first() if re.fullmatch(r"[0-9]{1,18}", quote_of) else None
@@ -87,7 +90,8 @@ def _thread_page(
     entries = _with_announcements(game, page, name)
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
-    mark_read(request.user, game, name, last)
+    if not live.is_live(request):  # news swapped into an open page is not read until its reader looks
+        mark_read(request.user, game, name, last)
     events = list(GameEvent.objects.filter(game=game).order_by("index")) if state else []
     context = {
         "game": game,

@@ -32,8 +32,6 @@
       }
     });
   }
-  tick();
-  setInterval(tick, 15000);
 
   // The browser's time zone, for the profile a new account is given and the pages of those who have none.
   try {
@@ -64,75 +62,86 @@
   // it is shown again) whether anything changed, sending its ETag; a 304 costs the server one query. On news,
   // each [data-live] part that changed is swapped in, unless the reader is busy in it (focus there, or a field
   // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
-  var live = document.getElementById("live");
-  if (!live || !live.getAttribute("data-etag") || !window.fetch || !window.DOMParser) return;
-  var etag = live.getAttribute("data-etag");
-  var every = 1000 * Number(live.getAttribute("data-every") || 20);
-  var fast = 0, timer = null, asking = false;
+  startLive();
+  tick();  // after the live page listens: a deadline already passed makes it ask at once
+  setInterval(tick, 15000);
 
-  function schedule(delay) {
-    clearTimeout(timer);
-    timer = setTimeout(ask, delay !== undefined ? delay : fast > 0 ? Math.min(5000, every) : every);
-  }
-  function ask() {
-    if (document.hidden) return;  // asked again when the page is shown
-    if (asking) return schedule();
-    asking = true;
-    fetch(location.pathname + location.search, {
-      headers: { "X-Live": "1", "If-None-Match": etag }, cache: "no-store", credentials: "same-origin"
-    }).then(function (response) {
-      if (response.status !== 200) return;
-      var tag = response.headers.get("ETag");
-      return response.text().then(function (html) { apply(html, tag); });
-    }).catch(function () { /* offline for a moment: ask again later */ }).then(function () {
-      asking = false;
-      if (fast > 0) fast--;
-      schedule();
-    });
-  }
-  function comparable(el) {
-    var copy = el.cloneNode(true);
-    copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.removeAttribute("value"); });
-    copy.querySelectorAll("[data-countdown]").forEach(function (t) {
-      var out = copy.querySelector("#" + t.getAttribute("data-countdown"));
-      if (out) out.textContent = "";
-    });
-    copy.querySelectorAll("details").forEach(function (d) { d.removeAttribute("open"); });
-    return copy.innerHTML;
-  }
-  function busy(el) {
-    if (el.contains(document.activeElement) && document.activeElement !== document.body) return true;
-    return Array.prototype.some.call(el.querySelectorAll("input, textarea, select"), function (field) {
-      if (field.tagName === "SELECT") {
-        return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
-      }
-      if (field.type === "hidden") return false;
-      if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-      return field.value !== field.defaultValue;
-    });
-  }
-  function apply(html, tag) {
-    var fresh = new DOMParser().parseFromString(html, "text/html");
-    var waiting = false, changed = false;
-    fresh.querySelectorAll("[data-live]").forEach(function (part) {
-      var old = document.getElementById(part.id);
-      if (!old || comparable(old) === comparable(part)) return;
-      if (busy(old)) { waiting = true; return; }
-      old.querySelectorAll("details[open][id]").forEach(function (d) {
-        var twin = part.querySelector("#" + d.id);
-        if (twin) twin.setAttribute("open", "");
-      });
-      old.replaceWith(document.adoptNode(part));
-      changed = true;
-    });
-    if (!waiting && tag) etag = tag;
-    if (changed) {
-      tick();
-      var news = document.getElementById("live-news");
-      if (news) news.textContent = live.getAttribute("data-updated");
+  function startLive() {
+    var live = document.getElementById("live");
+    if (!live || !live.getAttribute("data-etag") || !window.fetch || !window.DOMParser) return;
+    var etag = live.getAttribute("data-etag");
+    var every = 1000 * Number(live.getAttribute("data-every") || 20);
+    var fast = 0, timer = null, asking = false;
+
+    function schedule(delay) {
+      clearTimeout(timer);
+      timer = setTimeout(ask, delay !== undefined ? delay : fast > 0 ? Math.min(5000, every) : every);
     }
+    function ask() {
+      if (document.hidden) return;  // asked again when the page is shown
+      if (asking) return schedule();
+      asking = true;
+      fetch(location.pathname + location.search, {
+        headers: { "X-Live": "1", "If-None-Match": etag }, cache: "no-store", credentials: "same-origin"
+      }).then(function (response) {
+        if (response.status !== 200) return;
+        var tag = response.headers.get("ETag");
+        return response.text().then(function (html) { apply(html, tag); });
+      }).catch(function () { /* offline for a moment: ask again later */ }).then(function () {
+        asking = false;
+        if (fast > 0) fast--;
+        schedule();
+      });
+    }
+    function comparable(el) {
+      var copy = el.cloneNode(true);
+      copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.removeAttribute("value"); });
+      copy.querySelectorAll("[data-countdown]").forEach(function (t) {
+        var out = copy.querySelector("#" + t.getAttribute("data-countdown"));
+        if (out) out.textContent = "";
+      });
+      copy.querySelectorAll("details").forEach(function (d) { d.removeAttribute("open"); });
+      return copy.innerHTML;
+    }
+    function busy(el) {
+      // Busy: typing or choosing in a field of it (focus on a link, a button or a summary is not), or a field
+      // changed from what the page gave.
+      var active = document.activeElement;
+      if (active && el.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return true;
+      return Array.prototype.some.call(el.querySelectorAll("input, textarea, select"), function (field) {
+        if (field.tagName === "SELECT") {
+          var initial = 0;  // the option the page selected, or the first
+          for (var i = 0; i < field.options.length; i++) if (field.options[i].defaultSelected) { initial = i; break; }
+          return field.selectedIndex !== initial;
+        }
+        if (field.type === "hidden") return false;
+        if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+        return field.value !== field.defaultValue;
+      });
+    }
+    function apply(html, tag) {
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      var waiting = false, changed = false;
+      fresh.querySelectorAll("[data-live]").forEach(function (part) {
+        var old = document.getElementById(part.id);
+        if (!old || comparable(old) === comparable(part)) return;
+        if (busy(old)) { waiting = true; return; }
+        old.querySelectorAll("details[open][id]").forEach(function (d) {
+          var twin = part.querySelector("#" + d.id);
+          if (twin) twin.setAttribute("open", "");
+        });
+        old.replaceWith(document.adoptNode(part));
+        changed = true;
+      });
+      if (!waiting && tag) etag = tag;
+      if (changed) {
+        tick();
+        var news = document.getElementById("live-news");
+        if (news) news.textContent = live.getAttribute("data-updated");
+      }
+    }
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
+    document.addEventListener("sh:deadline", function () { fast = 24; schedule(1000); });
+    schedule();
   }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
-  document.addEventListener("sh:deadline", function () { fast = 24; schedule(1000); });
-  schedule();
 })();

@@ -40,13 +40,18 @@ def test_an_open_page_follows_the_game_without_a_reload(browser, live_server, se
 
 
 def test_when_the_countdown_reaches_zero_the_page_asks_for_the_outcome(browser, live_server, settings):
+    """ann, the candidate, has her nomination menu open in her panel (untouched): her page still changes."""
     settings.LIVE_POLL_SECONDS = 600  # only the deadline makes this page ask
     game = running_game(now=timezone.now())
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(seconds=4))
-    dan = signed_in(browser, live_server.url, "dan")
-    dan.goto(f"/games/{game.pk}/")
-    expect(dan.locator("#status")).to_contain_text("nomination")
-    dan.wait_for_timeout(4500)
+    ann = signed_in(browser, live_server.url, "ann")
+    ann.goto(f"/games/{game.pk}/")
+    expect(ann.locator("#status")).to_contain_text("nomination")
+    expect(ann.locator("#target-nominate")).to_be_visible()
+    ann.locator("#absences summary").click()  # the focus on a summary is no reason to wait
+    ann.wait_for_timeout(4500)
     assert sweep_due_deadlines() == 1  # the sweep applies the timeout: ann lost her candidacy (T4)
-    expect(dan.locator("#status h2")).to_contain_text("Round 2", timeout=15_000)
-    dan.context.close()
+    expect(ann.locator("#status h2")).to_contain_text("Round 2", timeout=15_000)
+    expect(ann.locator("#target-nominate")).to_have_count(0)  # her panel no longer offers the nomination
+    expect(ann.locator("#absences")).to_have_attribute("open", "")  # what she had open stays open
+    ann.context.close()

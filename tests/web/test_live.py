@@ -119,3 +119,64 @@ def test_the_live_script_s_answers_leave_messages_for_the_page(client_for):
     ann.post(f"/games/{game.pk}/move/", {"step_number": 0, "type": "nominate", "target": "bob", "confirmed": "yes"})
     assert "moved on since" not in ann.get(f"/games/{game.pk}/", **LIVE).content.decode()
     assert "moved on since" in ann.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_session_signed_in_before_the_backends_were_renamed_stays_signed_in(client_for):
+    from django.contrib.auth import BACKEND_SESSION_KEY
+
+    ann = client_for("ann")
+    session = ann.session
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"  # as stored before
+    session.save()
+    assert "Profile (ann)" in ann.get("/").content.decode()
+
+
+def test_no_one_else_s_private_change_moves_a_viewer_s_etag(client_for):
+    """A ballot changed, an absence announced or a resignation asked by another player shows nothing on this
+    viewer's page: its tag stays, or the page would tell that something happened."""
+    from games.services import request_resignation
+
+    game = running_game(actions=[{"type": "nominate", "by": "ann", "target": "bob"}], now=timezone.now())
+    dan = client_for("dan")
+    url = f"/games/{game.pk}/"
+    game.refresh_from_db()
+    make_move(game.pk, user("cat"), {"type": "vote", "vote": "ja"}, game.step_number)  # cat has voted: public
+    before = live_tag(dan, url)
+    make_move(game.pk, user("cat"), {"type": "vote", "vote": "nein"}, game.step_number)  # changed: secret
+    declare_absence(game.pk, user("eve"), *later())
+    request_resignation(game.pk, user("bob"))
+    assert dan.get(url, HTTP_IF_NONE_MATCH=before, **LIVE).status_code == 304
+
+
+def test_the_graveyard_is_never_answered_304_to_a_reader_who_may_not_read_it(client_for):
+    game = running_game(now=timezone.now())
+    url = f"/games/{game.pk}/graveyard/"
+    ann = client_for("ann")  # alive: the graveyard is closed to her
+    for forged in ('"0123456789abcdef0123456789abcdef"', "*"):
+        assert ann.get(url, HTTP_IF_NONE_MATCH=forged, **LIVE).status_code == 403
+    assert client_for("zed").get(f"/games/{game.pk}/", HTTP_IF_NONE_MATCH="*", **LIVE).status_code == 200
+
+
+def test_the_lobby_s_sign_ups_and_hidden_posts_change_the_tag_even_when_their_counts_do_not(client_for):
+    from django.contrib.auth.models import Group
+
+    from games.services import leave_game
+
+    lobby = create_game(make_user("ann"), player_count=5)
+    join_game(lobby.pk, make_user("bob"))
+    visitor = Client()
+    url = f"/games/{lobby.pk}/"
+    before = live_tag(visitor, url)
+    leave_game(lobby.pk, user("bob"))
+    join_game(lobby.pk, make_user("cat"))  # as many seats as before, another player
+    assert live_tag(visitor, url) != before
+    game = running_game(now=timezone.now())
+    zoe = make_user("zoe")
+    zoe.groups.add(Group.objects.get(name="moderators"))
+    first, second = (post_message(game.pk, user(name), f"{name} here") for name in ("ann", "bob"))
+    set_post_hidden(zoe, first.pk, True, "rude")
+    url = f"/games/{game.pk}/"
+    before = live_tag(visitor, url)
+    set_post_hidden(zoe, first.pk, False, "on second thoughts")
+    set_post_hidden(zoe, second.pk, True, "rude")  # as many hidden as before, another post
+    assert live_tag(visitor, url) != before
