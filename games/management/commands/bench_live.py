@@ -13,7 +13,6 @@ import json
 import statistics
 import threading
 import time
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,11 +21,10 @@ from django.core.management.base import BaseCommand
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.db import connection
 from django.test import Client, override_settings
-from django.utils import timezone
 
-from games.models import Game, Post
+from games.management.bench import game_with_thread
+from games.models import Game
 from games.services.forum import post_message
-from games.services.transfer import import_script
 
 PLAYERS = [f"bench-live-{i}" for i in range(1, 6)]
 MARK = "bench_live"
@@ -117,21 +115,7 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result))
 
     def _game(self, count: int) -> Game:
-        script = {"players": PLAYERS, "seed": 3, "actions": [{"type": "timeout"}] * 6}
-        game = import_script(script, name=MARK)
-        authors = list(get_user_model().objects.filter(username__in=PLAYERS))
-        start = timezone.now() - timedelta(days=5)
-        Post.objects.bulk_create(
-            Post(
-                game=game,
-                author=authors[n % len(authors)],
-                body=f"Post {n}: **Ja** from me.",
-                html=f"<p>Post {n}: <strong>Ja</strong> from me.</p>",
-                created_at=start + timedelta(minutes=n),
-            )
-            for n in range(count)
-        )
-        return game
+        return game_with_thread(PLAYERS, count, MARK)
 
     def _session_cookie(self) -> str:
         client = Client()

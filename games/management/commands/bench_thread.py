@@ -8,17 +8,15 @@ deletes what it made. A figure for the README, not a test.
 import json
 import statistics
 import time
-from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
-from games.models import Game, Post
-from games.services.transfer import import_script
+from games.management.bench import game_with_thread
+from games.models import Game
 
 PLAYERS = [f"bench-thread-{i}" for i in range(1, 6)]
 MARK = "bench_thread"
@@ -58,18 +56,4 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result))
 
     def _game(self, count: int) -> Game:
-        script = {"players": PLAYERS, "seed": 3, "actions": [{"type": "timeout"}] * 6}
-        game = import_script(script, name=MARK)
-        authors = list(get_user_model().objects.filter(username__in=PLAYERS))
-        start = timezone.now() - timedelta(days=5)
-        Post.objects.bulk_create(
-            Post(
-                game=game,
-                author=authors[n % len(authors)],
-                body=f"Post {n}: **Ja** from me.",
-                html=f"<p>Post {n}: <strong>Ja</strong> from me.</p>",
-                created_at=start + timedelta(minutes=n),
-            )
-            for n in range(count)
-        )
-        return game
+        return game_with_thread(PLAYERS, count, MARK)

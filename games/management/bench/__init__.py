@@ -1,0 +1,28 @@
+"""What the benchmark commands share: a game with a long thread, made for a measure and deleted after it."""
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games.models import Game, Post
+from games.services.transfer import import_script
+
+
+def game_with_thread(players: list[str], posts: int, name: str) -> Game:
+    """A running game of `players`, named `name`, whose thread holds `posts` posts spread over five days."""
+    script = {"players": players, "seed": 3, "actions": [{"type": "timeout"}] * 6}
+    game = import_script(script, name=name)
+    authors = list(get_user_model().objects.filter(username__in=players))
+    start = timezone.now() - timedelta(days=5)
+    Post.objects.bulk_create(
+        Post(
+            game=game,
+            author=authors[n % len(authors)],
+            body=f"Post {n}: **Ja** from me.",
+            html=f"<p>Post {n}: <strong>Ja</strong> from me.</p>",
+            created_at=start + timedelta(minutes=n),
+        )
+        for n in range(posts)
+    )
+    return game
