@@ -38,10 +38,12 @@ def apply(g: GameState, action: Action) -> list[dict]:
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise IllegalAction(_("Unknown move."))
-    for seat in (action.by, action.target):
-        if seat is not None and (type(seat) is not int or not 0 <= seat < len(g.seats)):
-            raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=seat)
-    if action.by is None and action.type in _MOVES_BY_A_PLAYER:
+    by, target, seats = action.by, action.target, len(g.seats)
+    if by is not None and (by.__class__ is not int or not 0 <= by < seats):
+        raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=by)
+    if target is not None and (target.__class__ is not int or not 0 <= target < seats):
+        raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=target)
+    if by is None and action.type in _MOVES_BY_A_PLAYER:
         raise IllegalAction(_("This move needs the player who makes it."))
     start = len(g.events)
     handler(g, action)

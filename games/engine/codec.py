@@ -12,6 +12,7 @@ Versions:
   2  typed records: `outcome` {termination, winner}, `votes` {seat: ballot}, `pending` [{kind, seat, name}],
      `exiled_log` [{seat, name}], `rng` {scheme, seed} or {scheme: "single-stream", shared}; no settings, no
      events; a field at its default left out.
+  3  `living_count`: the seats alive, kept instead of counted at every ballot.
 A new version adds `upgrade_vN_to_vN1` to UPGRADES; a test keeps a stored state of every version and loads it.
 """
 
@@ -20,7 +21,7 @@ import msgspec
 from .settings import Settings
 from .state import GameState
 
-VERSION = 2
+VERSION = 3
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -42,13 +43,19 @@ def decode(text: str | bytes, settings: Settings) -> GameState:
     """A stored state, of any version, with the game's settings; its events list starts empty."""
     try:
         state = _DECODER.decode(text)
-    except msgspec.ValidationError:  # written by an earlier version (no "version" field): upgraded below
+    except (msgspec.ValidationError, msgspec.DecodeError):  # an earlier version (no "version"): upgraded below
         state = None
     if state is None or state.version != VERSION:
-        data = upgrade(msgspec.json.decode(text))
-        state = msgspec.convert(data, GameState, strict=False)
+        try:
+            state = msgspec.convert(upgrade(msgspec.json.decode(text)), GameState, strict=False)
+        except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError, AttributeError) as error:
+            raise UnreadableState(f"{type(error).__name__}: {error}") from error
     state.settings, state.events = settings, []
     return state
+
+
+class UnreadableState(ValueError):
+    """A stored state no version of this code can read (the sweep sets its game aside, the moderators see it)."""
 
 
 def upgrade(data: dict) -> dict:
@@ -76,7 +83,15 @@ def upgrade_v1_to_v2(data: dict) -> dict:
     return data
 
 
-UPGRADES = {1: upgrade_v1_to_v2}
+def upgrade_v2_to_v3(data: dict) -> dict:
+    """The count of living seats is kept in the state (it was counted again at every ballot)."""
+    data = dict(data)
+    data["living_count"] = sum(1 for seat in data["seats"] if seat.get("status", "alive") == "alive")
+    data["version"] = 3
+    return data
+
+
+UPGRADES = {1: upgrade_v1_to_v2, 2: upgrade_v2_to_v3}
 
 
 def to_builtins(state: GameState) -> dict:

@@ -11,6 +11,8 @@ from .constants import (
 from .errors import IllegalAction, _
 from .state import GameState, Outcome
 
+_ALIVE = SeatStatus.ALIVE
+
 
 def emit(g: GameState, type_: str, **fields) -> None:
     """Append one event to the public log. Never put a secret in one (see events.py)."""
@@ -48,10 +50,12 @@ def check_policy_win(g: GameState) -> bool:
 
 
 def require_step(g: GameState, *steps: Step) -> None:
-    if g.over:
+    step = g.step
+    if step in steps:
+        return
+    if step is Step.GAME_OVER:
         raise IllegalAction(_("The game is over."))
-    if g.step not in steps:
-        raise IllegalAction(_("That move is not possible now."))
+    raise IllegalAction(_("That move is not possible now."))
 
 
 def require_actor(g: GameState, seat: int, owner: int | None, refusal: str) -> None:
@@ -62,7 +66,10 @@ def require_actor(g: GameState, seat: int, owner: int | None, refusal: str) -> N
 
 
 def require_living(g: GameState, seat: int) -> None:
-    name, status = g.seats[seat].name, g.seats[seat].status
+    status = g.seats[seat].status
+    if status is _ALIVE:
+        return
+    name = g.seats[seat].name
     if status == SeatStatus.DEAD:
         raise IllegalAction(_("%(name)s is dead and cannot act."), name=name)
     if status == SeatStatus.EXILED:

@@ -3,7 +3,7 @@
 from typing import Protocol
 
 from .actions import Action
-from .constants import BALLOTS, SeatStatus, Step
+from .constants import BALLOTS, MAX_PLAYERS, SeatStatus, Step
 from .errors import IllegalAction, _
 from .legislature import veto_allowed
 from .powers import power_targets
@@ -22,26 +22,36 @@ class RandomSource(Protocol):
 _POWER_STEPS = (Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
 
 
-def legal_actions(g: GameState) -> list[Action]:
-    """Every move a player may make now, ballot changes included, in seat order."""
+_VOTE, _EXECUTION_VOTE, _NOMINATE, _DISCARD, _ENACT, _VETO_REPLY = (
+    Step.VOTE, Step.EXECUTION_VOTE, Step.NOMINATE, Step.DISCARD, Step.ENACT, Step.VETO_REPLY
+)  # fmt: skip
+_ALIVE = SeatStatus.ALIVE
+# A seat's two ballots, made once: a ballot step asks for them far more often than for anything else.
+_BALLOTS = [tuple(Action("vote", seat, choice=ballot) for ballot in BALLOTS) for seat in range(MAX_PLAYERS)]
+
+
+def legal_actions(g: GameState, seat: int | None = None) -> list[Action]:
+    """Every move a player may make now, ballot changes included, in seat order; only `seat`'s when given
+    (for a ballot: its two, without listing every living player's)."""
     step = g.step
-    if step == Step.NOMINATE:
-        return [Action("nominate", g.president, target) for target in eligible_chancellors(g)]
-    if step in (Step.VOTE, Step.EXECUTION_VOTE):
-        return [
-            Action("vote", seat, choice=ballot)
-            for seat, s in enumerate(g.seats)
-            if s.status == SeatStatus.ALIVE
-            for ballot in BALLOTS
-        ]
-    if step == Step.DISCARD:
-        return [Action("discard", g.president, choice=card) for card in sorted(set(g.hand))]
-    if step == Step.ENACT:
+    if step is _VOTE or step is _EXECUTION_VOTE:
+        if seat is not None:
+            return list(_BALLOTS[seat]) if g.seats[seat].status is _ALIVE else []
+        return [move for i, s in enumerate(g.seats) if s.status is _ALIVE for move in _BALLOTS[i]]
+    if step is _ENACT:
+        if seat is not None and seat != g.chancellor:
+            return []
         moves = [Action("enact", g.chancellor, choice=card) for card in sorted(set(g.hand))]
         if veto_allowed(g):
             moves.append(Action("veto", g.chancellor))
         return moves
-    if step == Step.VETO_REPLY:
+    if seat is not None and seat != g.president:
+        return []  # every other waiting step is the president's
+    if step is _NOMINATE:
+        return [Action("nominate", g.president, target) for target in eligible_chancellors(g)]
+    if step is _DISCARD:
+        return [Action("discard", g.president, choice=card) for card in sorted(set(g.hand))]
+    if step is _VETO_REPLY:
         return [Action("veto_reply", g.president, choice=answer) for answer in (True, False)]
     if step in _POWER_STEPS:
         return [Action(str(step), g.president, target) for target in power_targets(g, step)]

@@ -101,6 +101,7 @@ def _execute(g: GameState, target: int) -> None:
     """R23: the target is dead, role unrevealed; executing Hitler wins for the liberals."""
     seat = g.seats[target]
     seat.status = SeatStatus.DEAD
+    g.living_count -= 1
     emit(g, "executed", president=g.name(g.president), target=seat.name)
     if seat.role == Role.HITLER:
         end_game(g, Party.LIBERAL, WinReason.HITLER_EXECUTED)

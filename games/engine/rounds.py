@@ -102,6 +102,7 @@ def exile(g: GameState, index: int, *, reason: str) -> None:
         emit(g, "substituted", player=seat.name, replaces=g.former_names[-1])
         return
     seat.status = SeatStatus.EXILED
+    g.living_count -= 1
     if seat.role == Role.HITLER:
         end_game(g, Party.LIBERAL, WinReason.HITLER_EXILED)
 

@@ -55,7 +55,7 @@ def new_game(
     else:
         raise InvalidSetup(f"first_president {first_president!r} is not one of the players")
     seats = [Seat(name, role_of[name]) for name in players]
-    g = GameState(VERSION, seats, list(deck), randomness, settings or Settings())
+    g = GameState(VERSION, seats, list(deck), randomness, settings or Settings(), living_count=len(seats))
     g.preset_reshuffles = [list(order) for order in reshuffles]
     emit(g, "game_started", players=list(players))
     start_first_round(g, first)

@@ -12,6 +12,8 @@ from .constants import Party, Role, SeatStatus, Step, WinReason, party_of
 from .rng import Randomness
 from .settings import Settings
 
+_GAME_OVER = Step.GAME_OVER
+
 
 class Seat(msgspec.Struct, omit_defaults=True, gc=False):
     """One place at the table. The person in it may change (E5 substitution, E8 replacement); the seat
@@ -110,6 +112,7 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
     draw_pile: list[str]  # top card first
     rng: Randomness  # secret: the seed and its scheme
     settings: Settings | None = None  # always set in play; left out of the stored text: the game's row holds them
+    living_count: int = 0  # the seats alive, kept as seats die or leave play (never recounted in a move)
     discard_pile: list[str] = msgspec.field(default_factory=list)
     hand: list[str] = msgspec.field(default_factory=list)  # the cards of the legislative session under way
     liberal_policies: int = 0
@@ -146,7 +149,7 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
 
     @property
     def over(self) -> bool:
-        return self.step == Step.GAME_OVER
+        return self.step is _GAME_OVER
 
     @property
     def winner(self) -> str | None:

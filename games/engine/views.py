@@ -20,7 +20,8 @@ def waiting_for(g: GameState) -> list[int]:
     if g.step == Step.ENACT:
         return [g.chancellor]
     if g.step in (Step.VOTE, Step.EXECUTION_VOTE):
-        return [i for i, seat in enumerate(g.seats) if seat.status == SeatStatus.ALIVE and i not in g.votes]
+        votes, alive = g.votes, SeatStatus.ALIVE
+        return [i for i, seat in enumerate(g.seats) if seat.status is alive and i not in votes]
     return []
 
 

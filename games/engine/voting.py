@@ -1,6 +1,6 @@
 """Ballots for the vote open now, an election (R11) or an execution (R23 variant)."""
 
-from .constants import SeatStatus, Step
+from .constants import Step
 from .election import close_election
 from .participation import mark_made
 from .powers import close_execution_vote
@@ -11,7 +11,7 @@ def cast_ballot(g: GameState, seat: int, ballot: str) -> None:
     """R11: a secret ballot, changeable until the vote closes; T1: it closes at once when all have voted."""
     g.votes[seat] = ballot
     mark_made(g.seats[seat])
-    if g.settings.close_vote_early and len(g.votes) == [s.status for s in g.seats].count(SeatStatus.ALIVE):
+    if g.settings.close_vote_early and len(g.votes) == g.living_count:
         close_vote(g)
 
 

@@ -106,6 +106,7 @@ def test_t6_candidate_with_nobody_eligible_loses_the_candidacy_at_once():
     g = make_game(5)
     for seat in (1, 3, 4):
         g.seats[seat].status = SeatStatus.EXILED  # arrange: only ann and cat are left
+    g.living_count = 2
     govern(g, "cat", enact="F")  # ann's government: cat is term-limited
     act(g, "nominate", "cat", "ann")
     vote_all(g, "nein")  # cat's candidacy fails; ann may nominate nobody but cat
@@ -119,6 +120,7 @@ def test_t6_chaos_moves_a_game_with_only_hitler_left_to_its_end():
     g = make_game(5)
     for seat in (0, 1, 3, 4):
         g.seats[seat].status = SeatStatus.EXILED
+    g.living_count = 1
     act(g, "timeout")  # ann's nomination deadline passes
     s = state(g)
     assert s["step"] == "game_over"

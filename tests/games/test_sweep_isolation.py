@@ -39,7 +39,7 @@ def test_a_game_whose_state_cannot_be_read_is_set_aside_and_the_others_handled()
         assert state_of(game)["round"] == 2
     broken = reload(made[2])
     assert (broken.sweep_failures, broken.sweep_retry_at) == (1, DUE + timedelta(minutes=1))
-    assert broken.sweep_error.startswith("ValidationError")  # a state no version can read
+    assert broken.sweep_error.startswith("UnreadableState")  # a state no version can read
 
 
 def test_a_game_failing_while_its_rows_are_written_fails_alone(monkeypatch):
@@ -99,7 +99,7 @@ def test_the_dashboard_shows_a_set_aside_game(client_for):
 
     get_user_model().objects.get(username="mod").groups.add(Group.objects.get(name="moderators"))
     page = moderator.get("/moderation/").content.decode()
-    assert "The sweep failed on this game once" in page and "ValidationError" in page
+    assert "The sweep failed on this game once" in page and "UnreadableState" in page
     assert "the stored state cannot be read" in page
 
 

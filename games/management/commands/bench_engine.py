@@ -42,6 +42,50 @@ def bench(players: int, seconds: float, seed: int) -> dict:
     }
 
 
+PASS_LINE = 3.0  # the legal-moves driver at least this many times the engine before the speed-up (issue 14)
+
+
+def legal_moves_driver(engine, players: int, seconds: float, seed: int, *, by_seat: bool) -> float:
+    """Complete games per second played as any client drives the engine: at each step one of the seats that owe
+    a move (a seat that has cast its ballot no longer owes one) is picked uniformly, its legal moves listed, one
+    of them picked uniformly and applied, to the end. `by_seat`: the engine lists one seat's moves itself (the
+    engine before could only list everyone's, which the driver then filtered)."""
+    rnd = random.Random(seed)
+    choice, names = rnd.choice, NAMES[:players]
+    owing, legal, apply_move = engine.waiting_for, engine.legal_actions, engine.apply
+    games = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        g = engine.new_game(names, seed=seed + games)
+        while not g.over:
+            seat = choice(owing(g))
+            moves = legal(g, seat) if by_seat else [move for move in legal(g) if move.by == seat]
+            apply_move(g, choice(moves))
+        games += 1
+    return games / (time.perf_counter() - started)
+
+
+def driver_against_before(players: int, seconds: float, seed: int) -> dict:
+    """The legal-moves driver on today's engine and on the copy of the engine before (bench/engine_before), in
+    the same run, alternating halves so that neither gets the quieter moments."""
+    import games.engine as engine_now
+    from bench import engine_before
+
+    before = (legal_moves_driver(engine_before, players, seconds / 2, seed, by_seat=False)
+              + legal_moves_driver(engine_before, players, seconds / 2, seed + 1, by_seat=False)) / 2  # fmt: skip
+    now = (legal_moves_driver(engine_now, players, seconds / 2, seed, by_seat=True)
+           + legal_moves_driver(engine_now, players, seconds / 2, seed + 1, by_seat=True)) / 2  # fmt: skip
+    return {
+        "players": players,
+        "driver": "legal-moves",
+        "before_games_per_second": round(before, 1),
+        "games_per_second": round(now, 1),
+        "ratio": round(now / before, 2),
+        "pass_line": PASS_LINE,
+    }
+
+
 CODEC_LIMIT = 2.0  # the codec's round trip may cost at most twice the median move
 
 
@@ -87,5 +131,7 @@ class Command(BaseCommand):
     def handle(self, *args, seconds, players, seed, codec_games, **options):
         for count in players:
             self.stdout.write(json.dumps(bench(count, seconds, seed)))
+        for count in players:
+            self.stdout.write(json.dumps(driver_against_before(count, seconds, seed)))
         for count in players:
             self.stdout.write(json.dumps(codec_vs_apply(count, codec_games, seed)))

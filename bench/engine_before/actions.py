@@ -1,0 +1,201 @@
+"""The moves of the game and one entry point, `apply`, that checks a move and then makes it.
+
+A move is checked in full before anything changes, so an illegal one raises IllegalAction and leaves the
+state untouched.
+"""
+
+from typing import NamedTuple
+
+from . import election, legislature, participation, powers
+from .common import require_actor, require_living, require_step
+from .constants import BALLOTS, POLICIES, Step
+from .errors import IllegalAction, _
+from .state import GameState
+from .timeouts import timeout
+from .voting import cast_ballot
+
+
+class Action(NamedTuple):
+    """One move. Seats are indices in seat order.
+
+    type      nominate, vote, discard, enact, veto, veto_reply, investigate, special_election, execute,
+              timeout, absence, substitute, withdraw, excuse, exile, replace, cancel
+    by        the seat making the move
+    target    the nominee, the power's target, or the player a moderator acts on
+    choice    the ballot ("ja"/"nein"), the policy ("L"/"F"), a veto answer or an absence (True/False)
+    name      a new person: a substitute, who takes the seat in a replacement, or who withdraws
+    """
+
+    type: str
+    by: int | None = None
+    target: int | None = None
+    choice: str | bool | None = None
+    name: str | None = None
+
+
+def apply(g: GameState, action: Action) -> list[dict]:
+    """Make the move and return the public events it caused. Raises IllegalAction when the rules forbid it."""
+    handler = _HANDLERS.get(action.type)
+    if handler is None:
+        raise IllegalAction(_("Unknown move."))
+    for seat in (action.by, action.target):
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(g.seats)):
+            raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=seat)
+    if action.by is None and action.type in _MOVES_BY_A_PLAYER:
+        raise IllegalAction(_("This move needs the player who makes it."))
+    start = len(g.events)
+    handler(g, action)
+    return g.events[start:]
+
+
+def _nominate(g: GameState, a: Action) -> None:
+    require_step(g, Step.NOMINATE)
+    require_actor(g, a.by, g.president, _("Only %(name)s, the presidential candidate, can nominate now."))
+    election.check_nominee(g, _target(a))
+    participation.mark_made(g.seats[a.by])
+    election.nominate(g, a.target)
+
+
+def _vote(g: GameState, a: Action) -> None:
+    require_step(g, Step.VOTE, Step.EXECUTION_VOTE)
+    require_living(g, a.by)
+    if a.choice not in BALLOTS:
+        raise IllegalAction(_("A ballot is Ja or Nein."))
+    cast_ballot(g, a.by, a.choice)
+
+
+def _discard(g: GameState, a: Action) -> None:
+    require_step(g, Step.DISCARD)
+    require_actor(g, a.by, g.president, _("Only %(name)s, the president, can discard now."))
+    _check_policy(g, a.choice)
+    participation.mark_made(g.seats[a.by])
+    legislature.discard(g, g.hand.index(a.choice))
+
+
+def _enact(g: GameState, a: Action) -> None:
+    require_step(g, Step.ENACT)
+    require_actor(g, a.by, g.chancellor, _("Only %(name)s, the chancellor, can enact a policy now."))
+    _check_policy(g, a.choice)
+    participation.mark_made(g.seats[a.by])
+    legislature.enact(g, g.hand.index(a.choice))
+
+
+def _veto(g: GameState, a: Action) -> None:
+    require_step(g, Step.ENACT)
+    require_actor(g, a.by, g.chancellor, _("Only %(name)s, the chancellor, can ask for a veto now."))
+    legislature.check_veto(g)
+    participation.mark_made(g.seats[a.by])
+    legislature.request_veto(g)
+
+
+def _veto_reply(g: GameState, a: Action) -> None:
+    require_step(g, Step.VETO_REPLY)
+    require_actor(g, a.by, g.president, _("Only %(name)s, the president, can answer the veto request now."))
+    if not isinstance(a.choice, bool):
+        raise IllegalAction(_("A veto is accepted or refused."))
+    participation.mark_made(g.seats[a.by])
+    legislature.answer_veto(g, a.choice)
+
+
+def _power(g: GameState, a: Action) -> None:
+    if not g.over and g.step != a.type:
+        raise IllegalAction(_("No one holds this power now."))
+    require_step(g, Step(a.type))
+    require_actor(g, a.by, g.president, _("Only %(name)s, the president, can use this power now."))
+    powers.check_target(g, _target(a))
+    participation.mark_made(g.seats[a.by])
+    powers.use_power(g, a.target)
+
+
+def _timeout(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    timeout(g)
+
+
+def _absence(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.require_living_player(g, a.by)
+    if not isinstance(a.choice, bool):
+        raise IllegalAction(_("An absence either starts or ends."))
+    participation.set_absence(g, a.by, a.choice)
+
+
+def _substitute(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.add_substitute(g, _name(a))
+
+
+def _withdraw(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.withdraw(g, _name(a))
+
+
+def _excuse(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.require_living_player(g, _target(a))
+    participation.excuse(g, a.target)
+
+
+def _exile(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.require_living_player(g, _target(a))
+    participation.schedule(g, "exile", a.target)
+
+
+def _replace(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.require_living_player(g, _target(a))
+    participation.schedule(g, "replace", a.target, _name(a))
+
+
+def _cancel(g: GameState, a: Action) -> None:
+    require_not_over(g)
+    participation.cancel(g)
+
+
+def require_not_over(g: GameState) -> None:
+    if g.over:
+        raise IllegalAction(_("The game is over."))
+
+
+def _check_policy(g: GameState, policy) -> None:
+    if policy not in POLICIES:
+        raise IllegalAction(_("A policy is L (liberal) or F (fascist)."))
+    legislature.check_in_hand(g, policy)
+
+
+def _target(a: Action) -> int:
+    if a.target is None:
+        raise IllegalAction(_("This move needs a player."))
+    return a.target
+
+
+def _name(a: Action) -> str:
+    if not isinstance(a.name, str) or not a.name:
+        raise IllegalAction(_("A name is needed."))
+    return a.name
+
+
+_HANDLERS = {
+    "nominate": _nominate,
+    "vote": _vote,
+    "discard": _discard,
+    "enact": _enact,
+    "veto": _veto,
+    "veto_reply": _veto_reply,
+    "investigate": _power,
+    "special_election": _power,
+    "execute": _power,
+    "timeout": _timeout,
+    "absence": _absence,
+    "substitute": _substitute,
+    "withdraw": _withdraw,
+    "excuse": _excuse,
+    "exile": _exile,
+    "replace": _replace,
+    "cancel": _cancel,
+}
+
+ACTION_TYPES = tuple(_HANDLERS)
+_NOT_BY_A_PLAYER = {"timeout", "substitute", "withdraw", "excuse", "exile", "replace", "cancel"}
+_MOVES_BY_A_PLAYER = frozenset(ACTION_TYPES) - _NOT_BY_A_PLAYER

@@ -1,0 +1,30 @@
+"""R11/R12: counting a vote, for an election or (variant `execution_vote`) an execution."""
+
+from .constants import JA, NEIN, SeatStatus
+from .participation import mark_missed
+from .state import GameState
+
+
+def count_ballots(g: GameState) -> tuple[bool, dict]:
+    """Reveal every ballot with its voter's name. Missing ballots are misses (E2) and count as T4 says.
+
+    Ja must be a strict majority of the ballots counted: a tie fails.
+    """
+    ballots = {}
+    missing = []
+    for index, seat in enumerate(g.seats):
+        if seat.status != SeatStatus.ALIVE:
+            continue
+        ballot = g.votes.get(index)
+        if ballot is None:
+            missing.append(seat.name)
+            mark_missed(seat)
+        else:
+            ballots[seat.name] = ballot
+    ja = sum(1 for ballot in ballots.values() if ballot == JA)
+    counted = len(ballots)
+    if g.settings.missing_vote == NEIN:
+        counted += len(missing)
+    g.votes = {}
+    passed = ja * 2 > counted
+    return passed, {"ballots": ballots, "missing": missing, "ja": ja, "nein": counted - ja, "passed": passed}

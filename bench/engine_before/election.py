@@ -1,0 +1,77 @@
+"""Nomination and election (R9-R16, T1): the candidate nominates, everyone votes, the ballots are counted."""
+
+from .ballots import count_ballots
+from .common import emit, end_game, wait_for
+from .constants import HAND_SIZE, HITLER_ZONE, Party, Role, SeatStatus, Step, WinReason
+from .errors import IllegalAction, _
+from .policies import advance_tracker
+from .rounds import advance_round
+from .state import GameState, Session
+from .terms import term_limited
+
+
+def check_nominee(g: GameState, target: int) -> None:
+    """R9/R10: the nominee must be a living player other than the candidate, not term-limited."""
+    seat = g.seats[target]
+    if seat.status == SeatStatus.DEAD:
+        raise IllegalAction(_("%(name)s is dead and cannot be nominated."), name=seat.name)
+    if seat.status == SeatStatus.EXILED:
+        raise IllegalAction(_("%(name)s has been exiled and cannot be nominated."), name=seat.name)
+    if target == g.president:
+        raise IllegalAction(_("%(name)s cannot nominate themself as chancellor."), name=seat.name)
+    if target in term_limited(g):
+        raise IllegalAction(_("%(name)s is term-limited and cannot be nominated."), name=seat.name)
+
+
+def nominate(g: GameState, target: int) -> None:
+    """The candidate's nomination is checked by the caller; the vote opens (R11)."""
+    g.chancellor = target
+    g.votes = {}
+    emit(g, "nominated", president=g.name(g.president), chancellor=g.name(target))
+    wait_for(g, Step.VOTE)
+
+
+def close_election(g: GameState) -> None:
+    """R12: the election vote closes (its deadline passed, or everyone voted)."""
+    elected, tally = count_ballots(g)
+    emit(g, "vote_closed", president=g.name(g.president), chancellor=g.name(g.chancellor), **tally)
+    if elected:
+        _elect(g)
+    elif not advance_tracker(g):  # R13
+        advance_round(g)
+
+
+def fail_nomination(g: GameState) -> None:
+    """T4 `fail`: the candidacy is lost as if the election failed (R13)."""
+    emit(g, "candidacy_lost", president=g.name(g.president), reason="no_nomination")
+    if not advance_tracker(g):
+        advance_round(g)
+
+
+def _elect(g: GameState) -> None:
+    """R16: the government takes office; Hitler as chancellor with 3+ fascist policies wins the game."""
+    g.elected = True
+    g.last_president = g.president
+    g.last_chancellor = g.chancellor
+    if g.settings.tracker_resets_on_election:
+        g.election_tracker = 0
+    chancellor = g.seats[g.chancellor]
+    if g.fascist_policies >= HITLER_ZONE:
+        if chancellor.role == Role.HITLER:
+            end_game(g, Party.FASCIST, WinReason.HITLER_ELECTED)
+            return
+        chancellor.confirmed_not_hitler = True
+        emit(g, "confirmed_not_hitler", player=chancellor.name)
+    _draw_hand(g)
+
+
+def _draw_hand(g: GameState) -> None:
+    """R17: the president draws the top three cards (R6 guarantees there are three)."""
+    g.hand = g.draw_pile[:HAND_SIZE]
+    del g.draw_pile[:HAND_SIZE]
+    g.veto_refused = False
+    g.sessions.append(
+        Session(g.round, g.name(g.president), g.president, g.name(g.chancellor), g.chancellor, list(g.hand))
+    )
+    emit(g, "legislative_session_started", president=g.name(g.president), chancellor=g.name(g.chancellor))
+    wait_for(g, Step.DISCARD)

@@ -1,0 +1,120 @@
+"""Rounds: who is the next candidate (R8, R24, T6), and what happens when a round ends (E3, E5, E8)."""
+
+from .common import emit, end_game, wait_for
+from .constants import Party, Role, SeatStatus, Step, WinReason
+from .policies import advance_tracker
+from .state import Exile, GameState
+from .terms import eligible_chancellors
+
+
+def next_living(g: GameState, after: int | None) -> int:
+    """R8: the next living seat after `after` in seat order (the first living seat when None)."""
+    seats = g.seats
+    count = len(seats)
+    start = -1 if after is None else after
+    for offset in range(1, count + 1):
+        seat = (start + offset) % count
+        if seats[seat].status == SeatStatus.ALIVE:
+            return seat
+    raise AssertionError("a game always has a living player: Hitler leaving play ends it")
+
+
+def start_first_round(g: GameState, first_president: int) -> None:
+    g.rotation_seat = first_president
+    _next_candidacies(g, first_president)
+
+
+def advance_round(g: GameState) -> None:
+    """The round under way ends (E1): count misses, carry out exiles, and begin the next candidacy."""
+    _next_candidacies(g, None)
+
+
+def _next_candidacies(g: GameState, candidate: int | None) -> None:
+    # A candidacy with nobody eligible is lost at once and is a round of its own (T6): loop until a
+    # candidate owes a nomination or the game ends.
+    while True:
+        if candidate is None:
+            _close_round(g)
+            if g.over:
+                return
+            candidate = _choose_candidate(g)
+        g.round += 1
+        g.president = candidate
+        g.chancellor = None
+        g.elected = False
+        g.votes = {}
+        g.veto_refused = False
+        emit(g, "round_started", president=g.name(candidate))
+        if eligible_chancellors(g):
+            wait_for(g, Step.NOMINATE)
+            return
+        emit(g, "candidacy_lost", president=g.name(candidate), reason="nobody_eligible")
+        if advance_tracker(g):
+            return
+        candidate = None
+
+
+def _choose_candidate(g: GameState) -> int:
+    """R8/R24/E5: the special election's pick if it is still in play, else the next in rotation."""
+    pick, g.special_pick = g.special_pick, None
+    if pick is not None and g.seats[pick].status == SeatStatus.ALIVE:
+        return pick
+    g.rotation_seat = next_living(g, g.rotation_seat)
+    return g.rotation_seat
+
+
+def _close_round(g: GameState) -> None:
+    """E3: misses are counted, then the moderators' exiles and replacements (E8), then E3's exiles."""
+    for seat in g.seats:
+        if seat.status == SeatStatus.ALIVE:
+            if seat.missed and not seat.excused:
+                seat.missed_rounds += 1
+                emit(g, "round_missed", player=seat.name, missed_rounds=seat.missed_rounds)
+                if seat.missed_rounds == 1:
+                    emit(g, "warned", player=seat.name, missed_rounds=1)  # E7
+            elif not (seat.missed or seat.excused_miss) and seat.made:
+                seat.missed_rounds = 0
+        seat.made = seat.missed = seat.excused_miss = seat.excused = False
+    pending, g.pending = g.pending, []
+    for entry in pending:
+        if g.seats[entry.seat].status != SeatStatus.ALIVE:
+            continue  # the seat left play meanwhile
+        if entry.kind == "exile":
+            exile(g, entry.seat, reason="moderator")
+        else:
+            replace(g, entry.seat, entry.name)
+        if g.over:
+            return
+    for index, seat in enumerate(g.seats):
+        if seat.status == SeatStatus.ALIVE and seat.missed_rounds >= 2:
+            exile(g, index, reason="missed_rounds")
+            if g.over:
+                return
+
+
+def exile(g: GameState, index: int, *, reason: str) -> None:
+    """E5: a substitute takes the seat with everything it had, or the seat leaves play unrevealed."""
+    seat = g.seats[index]
+    g.exiled_log.append(Exile(index, seat.name))
+    emit(g, "exiled", player=seat.name, reason=reason)
+    if g.substitutes:
+        _seat_newcomer(g, index, g.substitutes.pop(0))
+        emit(g, "substituted", player=seat.name, replaces=g.former_names[-1])
+        return
+    seat.status = SeatStatus.EXILED
+    if seat.role == Role.HITLER:
+        end_game(g, Party.LIBERAL, WinReason.HITLER_EXILED)
+
+
+def replace(g: GameState, index: int, name: str) -> None:
+    """E8: a named person takes the seat (a resignation or hand-over, held against nobody)."""
+    _seat_newcomer(g, index, name)
+    emit(g, "replaced", player=name, replaces=g.former_names[-1])
+
+
+def _seat_newcomer(g: GameState, index: int, name: str) -> None:
+    seat = g.seats[index]
+    g.former_names.append(seat.name)
+    seat.name = name
+    seat.missed_rounds = 0
+    seat.away = False

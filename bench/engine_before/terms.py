@@ -1,0 +1,24 @@
+"""R9/R10: who may be nominated chancellor."""
+
+from .constants import FULL_TERM_LIMITS_ALIVE, SeatStatus
+from .state import GameState
+
+
+def term_limited(g: GameState) -> set[int]:
+    """R10: the last elected chancellor, and the last elected president while 6 or more are alive."""
+    limited = set()
+    if g.last_chancellor is not None:
+        limited.add(g.last_chancellor)
+    if g.last_president is not None:
+        alive = sum(1 for seat in g.seats if seat.status == SeatStatus.ALIVE)
+        if alive >= FULL_TERM_LIMITS_ALIVE:
+            limited.add(g.last_president)
+    return limited
+
+
+def eligible_chancellors(g: GameState) -> list[int]:
+    """R9: living players other than the candidate who are not term-limited, in seat order."""
+    limited = term_limited(g)
+    return [
+        i for i, seat in enumerate(g.seats) if seat.status == SeatStatus.ALIVE and i != g.president and i not in limited
+    ]

@@ -1,0 +1,68 @@
+"""T4: what happens when the deadline of the waiting step passes. Every step has an outcome (T6)."""
+
+from .common import emit
+from .constants import Step
+from .election import fail_nomination, nominate
+from .legislature import answer_veto, discard, enact
+from .participation import mark_missed
+from .powers import forfeit_power, power_targets, use_power
+from .rng import Rng
+from .state import GameState
+from .terms import eligible_chancellors
+from .voting import close_vote
+
+
+def timeout(g: GameState) -> None:
+    """Apply the outcome of the current step's deadline (the caller has checked the game is not over)."""
+    step = g.step
+    emit(g, "deadline_passed", step=str(step))
+    _OUTCOMES[step](g)
+
+
+def _nomination(g: GameState) -> None:
+    mark_missed(g.seats[g.president])
+    if g.settings.nomination_timeout == "random":
+        nominate(g, _draw(g).choice(eligible_chancellors(g)))
+    else:
+        fail_nomination(g)
+
+
+def _discard(g: GameState) -> None:
+    mark_missed(g.seats[g.president])
+    discard(g, _draw(g).below(len(g.hand)))
+
+
+def _enact(g: GameState) -> None:
+    mark_missed(g.seats[g.chancellor])
+    enact(g, _draw(g).below(len(g.hand)))
+
+
+def _veto_reply(g: GameState) -> None:
+    mark_missed(g.seats[g.president])
+    answer_veto(g, False)
+
+
+def _power(g: GameState) -> None:
+    mark_missed(g.seats[g.president])
+    if g.settings.power_timeout == "random":
+        use_power(g, _draw(g).choice(power_targets(g, g.step)))
+    else:
+        forfeit_power(g)
+
+
+def _draw(g: GameState) -> Rng:
+    # The step number names the stream: two random outcomes of one game (two random discards) never share one.
+    return g.rng.stream(f"timeout:step:{g.step_number}")
+
+
+_OUTCOMES = {
+    Step.NOMINATE: _nomination,
+    Step.VOTE: close_vote,
+    Step.EXECUTION_VOTE: close_vote,
+    Step.DISCARD: _discard,
+    Step.ENACT: _enact,
+    Step.VETO_REPLY: _veto_reply,
+    Step.INVESTIGATE: _power,
+    Step.SPECIAL_ELECTION: _power,
+    Step.EXECUTE: _power,
+}
