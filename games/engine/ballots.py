@@ -12,10 +12,11 @@ def count_ballots(g: GameState) -> tuple[bool, dict]:
     """
     ballots = {}
     missing = []
+    votes, alive = g.votes, SeatStatus.ALIVE
     for index, seat in enumerate(g.seats):
-        if seat.status != SeatStatus.ALIVE:
+        if seat.status is not alive:
             continue
-        ballot = g.votes.get(index)
+        ballot = votes.get(index)
         if ballot is None:
             missing.append(seat.name)
             mark_missed(seat)

@@ -65,8 +65,9 @@ def _choose_candidate(g: GameState) -> int:
 
 def _close_round(g: GameState) -> None:
     """E3: misses are counted, then the moderators' exiles and replacements (E8), then E3's exiles."""
+    alive = SeatStatus.ALIVE
     for seat in g.seats:
-        if seat.status == SeatStatus.ALIVE:
+        if seat.status is alive:
             if seat.missed and not seat.excused:
                 seat.missed_rounds += 1
                 emit(g, "round_missed", player=seat.name, missed_rounds=seat.missed_rounds)

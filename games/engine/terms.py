@@ -9,16 +9,12 @@ def term_limited(g: GameState) -> set[int]:
     limited = set()
     if g.last_chancellor is not None:
         limited.add(g.last_chancellor)
-    if g.last_president is not None:
-        alive = sum(1 for seat in g.seats if seat.status == SeatStatus.ALIVE)
-        if alive >= FULL_TERM_LIMITS_ALIVE:
-            limited.add(g.last_president)
+    if g.last_president is not None and g.living_count >= FULL_TERM_LIMITS_ALIVE:
+        limited.add(g.last_president)
     return limited
 
 
 def eligible_chancellors(g: GameState) -> list[int]:
     """R9: living players other than the candidate who are not term-limited, in seat order."""
-    limited = term_limited(g)
-    return [
-        i for i, seat in enumerate(g.seats) if seat.status == SeatStatus.ALIVE and i != g.president and i not in limited
-    ]
+    limited, president, alive = term_limited(g), g.president, SeatStatus.ALIVE
+    return [i for i, seat in enumerate(g.seats) if seat.status is alive and i != president and i not in limited]

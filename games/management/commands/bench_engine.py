@@ -50,8 +50,7 @@ def legal_moves_driver(engine, players: int, seconds: float, seed: int, *, by_se
     a move (a seat that has cast its ballot no longer owes one) is picked uniformly, its legal moves listed, one
     of them picked uniformly and applied, to the end. `by_seat`: the engine lists one seat's moves itself (the
     engine before could only list everyone's, which the driver then filtered)."""
-    rnd = random.Random(seed)
-    choice, names = rnd.choice, NAMES[:players]
+    uniform, names = random.Random(seed).random, NAMES[:players]  # a uniform pick: items[int(uniform() * len)]
     owing, legal, apply_move = engine.waiting_for, engine.legal_actions, engine.apply
     games = 0
     started = time.perf_counter()
@@ -59,9 +58,10 @@ def legal_moves_driver(engine, players: int, seconds: float, seed: int, *, by_se
     while time.perf_counter() < deadline:
         g = engine.new_game(names, seed=seed + games)
         while not g.over:
-            seat = choice(owing(g))
+            seats = owing(g)
+            seat = seats[int(uniform() * len(seats))]
             moves = legal(g, seat) if by_seat else [move for move in legal(g) if move.by == seat]
-            apply_move(g, choice(moves))
+            apply_move(g, moves[int(uniform() * len(moves))])
         games += 1
     return games / (time.perf_counter() - started)
 
