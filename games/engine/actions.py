@@ -8,11 +8,13 @@ from typing import NamedTuple
 
 from . import election, legislature, participation, powers
 from .common import require_actor, require_living, require_step
-from .constants import BALLOTS, POLICIES, Step
+from .constants import BALLOTS, POLICIES, SeatStatus, Step
 from .errors import IllegalAction, _
 from .state import GameState
 from .timeouts import timeout
 from .voting import cast_ballot
+
+_ALIVE = SeatStatus.ALIVE
 
 
 class Action(NamedTuple):
@@ -58,9 +60,15 @@ def _nominate(g: GameState, a: Action) -> None:
     election.nominate(g, a.target)
 
 
+_VOTE_STEPS = (Step.VOTE, Step.EXECUTION_VOTE)
+
+
 def _vote(g: GameState, a: Action) -> None:
-    require_step(g, Step.VOTE, Step.EXECUTION_VOTE)
-    require_living(g, a.by)
+    # The most frequent move: its checks are those of require_step and require_living, each a comparison first.
+    if g.step not in _VOTE_STEPS:
+        require_step(g, *_VOTE_STEPS)
+    if g.seats[a.by].status is not _ALIVE:
+        require_living(g, a.by)
     if a.choice not in BALLOTS:
         raise IllegalAction(_("A ballot is Ja or Nein."))
     cast_ballot(g, a.by, a.choice)

@@ -1,5 +1,6 @@
 """The moves players may make now (not moderators' moves, not the passing of a deadline)."""
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from .actions import Action
@@ -30,13 +31,13 @@ _ALIVE = SeatStatus.ALIVE
 _BALLOTS = [tuple(Action("vote", seat, choice=ballot) for ballot in BALLOTS) for seat in range(MAX_PLAYERS)]
 
 
-def legal_actions(g: GameState, seat: int | None = None) -> list[Action]:
+def legal_actions(g: GameState, seat: int | None = None) -> Sequence[Action]:
     """Every move a player may make now, ballot changes included, in seat order; only `seat`'s when given
     (for a ballot: its two, without listing every living player's)."""
     step = g.step
     if step is _VOTE or step is _EXECUTION_VOTE:
         if seat is not None:
-            return list(_BALLOTS[seat]) if g.seats[seat].status is _ALIVE else []
+            return _BALLOTS[seat] if g.seats[seat].status is _ALIVE else ()  # made once, never changed
         return [move for i, s in enumerate(g.seats) if s.status is _ALIVE for move in _BALLOTS[i]]
     if step is _ENACT:
         if seat is not None and seat != g.chancellor:

@@ -13,15 +13,19 @@ from .terms import term_limited
 _PRESIDENT_STEPS = (Step.NOMINATE, Step.DISCARD, Step.VETO_REPLY, Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
 
 
+_VOTE, _EXECUTION_VOTE, _ENACT = Step.VOTE, Step.EXECUTION_VOTE, Step.ENACT
+
+
 def waiting_for(g: GameState) -> list[int]:
     """The seats that owe an action now, in seat order (for a vote: the living who have not voted)."""
-    if g.step in _PRESIDENT_STEPS:
-        return [g.president]
-    if g.step == Step.ENACT:
-        return [g.chancellor]
-    if g.step in (Step.VOTE, Step.EXECUTION_VOTE):
+    step = g.step
+    if step is _VOTE or step is _EXECUTION_VOTE:  # the step most often waited on: asked first
         votes, alive = g.votes, SeatStatus.ALIVE
         return [i for i, seat in enumerate(g.seats) if seat.status is alive and i not in votes]
+    if step in _PRESIDENT_STEPS:
+        return [g.president]
+    if step is _ENACT:
+        return [g.chancellor]
     return []
 
 

@@ -2,16 +2,16 @@
 
 from .constants import Step
 from .election import close_election
-from .participation import mark_made
 from .powers import close_execution_vote
 from .state import GameState
 
 
 def cast_ballot(g: GameState, seat: int, ballot: str) -> None:
     """R11: a secret ballot, changeable until the vote closes; T1: it closes at once when all have voted."""
-    g.votes[seat] = ballot
-    mark_made(g.seats[seat])
-    if g.settings.close_vote_early and len(g.votes) == g.living_count:
+    votes = g.votes
+    votes[seat] = ballot
+    g.seats[seat].made = True  # E2: an action made (participation.mark_made)
+    if len(votes) == g.living_count and g.settings.close_vote_early:
         close_vote(g)
 
 
