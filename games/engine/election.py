@@ -13,9 +13,10 @@ from .terms import term_limited
 def check_nominee(g: GameState, target: int) -> None:
     """R9/R10: the nominee must be a living player other than the candidate, not term-limited."""
     seat = g.seats[target]
-    if seat.status == SeatStatus.DEAD:
-        raise IllegalAction(_("%(name)s is dead and cannot be nominated."), name=seat.name)
-    if seat.status == SeatStatus.EXILED:
+    status = seat.status
+    if status is not SeatStatus.ALIVE:
+        if status == SeatStatus.DEAD:
+            raise IllegalAction(_("%(name)s is dead and cannot be nominated."), name=seat.name)
         raise IllegalAction(_("%(name)s has been exiled and cannot be nominated."), name=seat.name)
     if target == g.president:
         raise IllegalAction(_("%(name)s cannot nominate themself as chancellor."), name=seat.name)

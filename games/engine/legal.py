@@ -27,8 +27,9 @@ _VOTE, _EXECUTION_VOTE, _NOMINATE, _DISCARD, _ENACT, _VETO_REPLY = (
     Step.VOTE, Step.EXECUTION_VOTE, Step.NOMINATE, Step.DISCARD, Step.ENACT, Step.VETO_REPLY
 )  # fmt: skip
 _ALIVE = SeatStatus.ALIVE
-# A seat's two ballots, made once: a ballot step asks for them far more often than for anything else.
+# A seat's two ballots, and each candidate's nominations, made once: the moves asked for most often.
 _BALLOTS = [tuple(Action("vote", seat, choice=ballot) for ballot in BALLOTS) for seat in range(MAX_PLAYERS)]
+_NOMINATIONS = [[Action("nominate", by, target) for target in range(MAX_PLAYERS)] for by in range(MAX_PLAYERS)]
 
 
 def legal_actions(g: GameState, seat: int | None = None) -> Sequence[Action]:
@@ -49,7 +50,8 @@ def legal_actions(g: GameState, seat: int | None = None) -> Sequence[Action]:
     if seat is not None and seat != g.president:
         return []  # every other waiting step is the president's
     if step is _NOMINATE:
-        return [Action("nominate", g.president, target) for target in eligible_chancellors(g)]
+        moves = _NOMINATIONS[g.president]
+        return [moves[target] for target in eligible_chancellors(g)]
     if step is _DISCARD:
         return [Action("discard", g.president, choice=card) for card in sorted(set(g.hand))]
     if step is _VETO_REPLY:

@@ -4,7 +4,7 @@ from .common import emit, end_game, wait_for
 from .constants import Party, Role, SeatStatus, Step, WinReason
 from .policies import advance_tracker
 from .state import Exile, GameState
-from .terms import eligible_chancellors
+from .terms import any_eligible_chancellor
 
 
 def next_living(g: GameState, after: int | None) -> int:
@@ -12,9 +12,10 @@ def next_living(g: GameState, after: int | None) -> int:
     seats = g.seats
     count = len(seats)
     start = -1 if after is None else after
+    alive = SeatStatus.ALIVE
     for offset in range(1, count + 1):
         seat = (start + offset) % count
-        if seats[seat].status == SeatStatus.ALIVE:
+        if seats[seat].status is alive:
             return seat
     raise AssertionError("a game always has a living player: Hitler leaving play ends it")
 
@@ -45,7 +46,7 @@ def _next_candidacies(g: GameState, candidate: int | None) -> None:
         g.votes = {}
         g.veto_refused = False
         emit(g, "round_started", president=g.name(candidate))
-        if eligible_chancellors(g):
+        if any_eligible_chancellor(g):
             wait_for(g, Step.NOMINATE)
             return
         emit(g, "candidacy_lost", president=g.name(candidate), reason="nobody_eligible")

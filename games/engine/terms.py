@@ -14,6 +14,12 @@ def term_limited(g: GameState) -> set[int]:
     return limited
 
 
+def any_eligible_chancellor(g: GameState) -> bool:
+    """R9, T6: may the candidate nominate anyone at all? (The first eligible seat settles it.)"""
+    limited, president, alive = term_limited(g), g.president, SeatStatus.ALIVE
+    return any(seat.status is alive and i != president and i not in limited for i, seat in enumerate(g.seats))
+
+
 def eligible_chancellors(g: GameState) -> list[int]:
     """R9: living players other than the candidate who are not term-limited, in seat order."""
     limited, president, alive = term_limited(g), g.president, SeatStatus.ALIVE
