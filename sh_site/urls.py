@@ -1,6 +1,8 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+import sh_site.converters  # noqa: F401  (the <id:...> converter)
 from moderation.views import healthz
 
 urlpatterns = [
@@ -10,3 +12,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("games.urls")),
 ]
+if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_views.py)
+    from sh_site import bench_views
+
+    urlpatterns.append(path("bench/write/<id:game_id>/", bench_views.write_one_row))
