@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1:8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves clean
+.PHONY: run test lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,9 @@ bench-thread: bench-db
 
 bench-moves: bench-db
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_moves --games 200 --clients 8 --seconds 30
+
+bench-pages: bench-db
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_pages --clients 20 --seconds 15
 
 bench-live: bench-db
 	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300

@@ -5,9 +5,16 @@ the same server with the same middleware, for a signed-in user. Mounted only whe
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from games.models import Game
+
+
+@login_required
+def static_page(request):
+    """A template with nothing to look up, rendered for a signed-in user: the least a page can cost."""
+    return render(request, "bench/static.html")
 
 
 @login_required

@@ -15,4 +15,7 @@ urlpatterns = [
 if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_views.py)
     from sh_site import bench_views
 
-    urlpatterns.append(path("bench/write/<id:game_id>/", bench_views.write_one_row))
+    urlpatterns += [
+        path("bench/write/<id:game_id>/", bench_views.write_one_row),
+        path("bench/static/", bench_views.static_page),
+    ]

@@ -13,32 +13,19 @@ limit. Prints one JSON line: moves per second, p50/p95/p99 latency and errors, a
 made. Needs PostgreSQL (DATABASE_URL). A figure for the README, not a test.
 """
 
-import http.client
 import json
-import os
 import random
-import secrets
-import socket
-import statistics
-import subprocess
-import sys
-import threading
-import time
-import urllib.parse
-from pathlib import Path
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
-from django.test import Client
 
 from games.engine import legal_actions, waiting_for
+from games.management.bench.http import BrowserClient, free_port, gunicorn, run, signed_in_sessions, wait_for
 from games.models import Game
 from games.services.transfer import import_script
 
 MARK = "bench_moves"
-ROOT = Path(__file__).resolve().parents[3]
 FIELD = {"vote": "vote", "discard": "policy", "enact": "policy", "veto_reply": "accept"}
 
 
@@ -55,14 +42,14 @@ class Command(BaseCommand):
         if connection.vendor != "postgresql":
             raise CommandError("bench_moves measures PostgreSQL: set DATABASE_URL (make bench-moves does)")
         made = self._games(games)
-        sessions = self._sessions(made)
-        port = _free_port()
-        server = _gunicorn(port, workers)
+        sessions = signed_in_sessions(get_user_model().objects.filter(username__startswith="bench-moves-"))
+        port = free_port()
+        server = gunicorn(port, workers)
         try:
-            _wait_for(port)
+            wait_for(port)
             shares = [made[i::clients] for i in range(clients)]
-            moves = _run(clients, seconds, lambda i: _Mover(port, shares[i], sessions, seed=i))
-            limit = _run(clients, seconds, lambda i: _Writer(port, made[i], sessions))
+            moves = run(clients, seconds, lambda i: _Mover(port, shares[i], sessions, seed=i))
+            limit = run(clients, seconds, lambda i: _Writer(port, made[i], sessions))
         finally:
             server.terminate()
             server.wait(10)
@@ -80,48 +67,8 @@ class Command(BaseCommand):
             made.append(import_script({"players": players, "seed": number, "actions": []}, name=MARK))
         return made
 
-    def _sessions(self, games: list[Game]) -> dict[str, str]:
-        """A signed-in session per player, as its cookie value."""
-        cookies = {}
-        for user in get_user_model().objects.filter(username__startswith="bench-moves-"):
-            client = Client()
-            client.force_login(user)
-            cookies[user.get_username()] = client.cookies[settings.SESSION_COOKIE_NAME].value
-        return cookies
 
-
-class _Client:
-    """One player's browser, reduced to what a move needs: a session cookie, a CSRF secret, one request at a time."""
-
-    def __init__(self, port: int, sessions: dict[str, str]):
-        self.port, self.sessions = port, sessions
-        self.csrf = secrets.token_hex(16)  # 32 characters: a secret Django accepts as the token itself
-        self.latencies: list[float] = []
-        self.errors = 0
-
-    def post(self, path: str, fields: dict, as_user: str) -> int:
-        body = urllib.parse.urlencode(fields)
-        cookies = {settings.SESSION_COOKIE_NAME: self.sessions[as_user], settings.CSRF_COOKIE_NAME: self.csrf}
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items()),
-            "X-CSRFToken": self.csrf,
-        }
-        started = time.perf_counter()
-        try:
-            link = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            link.request("POST", path, body=body, headers=headers)
-            response = link.getresponse()
-            response.read()
-            link.close()
-        except OSError:
-            self.errors += 1
-            return 0
-        self.latencies.append(time.perf_counter() - started)
-        return response.status
-
-
-class _Mover(_Client):
+class _Mover(BrowserClient):
     def __init__(self, port, games, sessions, seed):
         super().__init__(port, sessions)
         self.games, self.random = list(games), random.Random(seed)
@@ -146,7 +93,7 @@ class _Mover(_Client):
             self.errors += 1
 
 
-class _Writer(_Client):
+class _Writer(BrowserClient):
     def __init__(self, port, game, sessions):
         super().__init__(port, sessions)
         self.game, self.player = game, game.seats.first().name
@@ -154,68 +101,3 @@ class _Writer(_Client):
     def step(self) -> None:
         if self.post(f"/bench/write/{self.game.pk}/", {}, self.player) != 204:
             self.errors += 1
-
-
-def _run(clients: int, seconds: float, make) -> dict:
-    workers = [make(i) for i in range(clients)]
-    stop = time.perf_counter() + seconds
-
-    def loop(worker):
-        try:
-            while time.perf_counter() < stop:
-                worker.step()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=loop, args=(worker,)) for worker in workers]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
-    latencies = sorted(t for worker in workers for t in worker.latencies)
-    done = len(latencies)
-
-    def percentile(p: float) -> float:
-        return round(1000 * latencies[min(done - 1, int(p * done))], 1) if done else 0.0
-
-    return {
-        "requests": done,
-        "per_second": round(done / elapsed, 1),
-        "p50_ms": round(1000 * statistics.median(latencies), 1) if done else 0.0,
-        "p95_ms": percentile(0.95),
-        "p99_ms": percentile(0.99),
-        "errors": sum(worker.errors for worker in workers),
-    }
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _gunicorn(port: int, workers: int) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DEBUG": "0",
-        "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here are signed with it
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "BENCH_VIEWS": "1",
-        "DATABASE_URL": os.environ["DATABASE_URL"],
-    }
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    command = [str(gunicorn), "sh_site.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
-
-
-def _wait_for(port: int) -> None:
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise CommandError("gunicorn did not start")
