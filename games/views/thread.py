@@ -21,7 +21,7 @@ from games.access import access_game, can_read, is_over, posting_refusal
 from games.engine import secret_view
 from games.forms import EditPostForm, PostForm
 from games.markup import quote
-from games.models import Claim, GameEvent, Post, ThreadRead
+from games.models import Absence, Claim, GameEvent, Post, ThreadRead
 from games.presenters import announcements, game_settings, government_history, private_panel, status_box
 from games.services import GameError, forum
 from games.services.forum import edit_post, mark_read, post_message
@@ -108,7 +108,9 @@ def _thread_page(
         "settings": game_settings(game),
         "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded
         "preview": preview,
-        "absences": list(viewer.seat.absences.all()) if viewer.is_player else [],
+        "absences": list(Absence.objects.filter(seat=viewer.seat).select_related("seat__game"))
+        if viewer.is_player
+        else [],
         "now": timezone.now(),
         "etag": etag,  # what the page's script sends back when it asks for news
         "live_request": live.is_live(request),

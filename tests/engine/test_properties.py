@@ -133,3 +133,16 @@ def test_illegal_moves_change_nothing(n, seed):
             apply(g, random_move(g, rnd))
         except IllegalAction:
             raise AssertionError("random_move gave an illegal move") from None
+
+
+@given(players=st.integers(5, 10), seed=st.integers(0, 2**32), moves=st.integers(0, 300))
+def test_r10_t1_e3_the_kept_living_count_is_always_the_seats_alive(players, seed, moves):
+    """Term limits (R10), the vote closing when all have voted (T1) and exiles (E3, R23) read the count kept in the
+    state: it must equal the seats alive after any play, deaths and exiles included."""
+    rnd = random.Random(seed)
+    g = new_game(NAMES[:players], seed=seed)
+    for _ in range(moves):
+        if g.over:
+            break
+        apply(g, random_move(g, rnd) if rnd.random() < 0.9 else Action("timeout"))
+        assert g.living_count == len(g.living())

@@ -30,7 +30,7 @@ FIELDS = [
     "action", "step", "step_number", "reason", "hours", "player", "newcomer", "type", "target", "vote", "policy",
     "accept", "round", "cards", "starts_at", "ends_at", "days", "hide", "next", "resolution", "body", "thread",
     "quote_of", "language", "confirm", "as", "q", "login", "password", "email", "name", "display_name",
-    "time_zone", "reminders",
+    "time_zone", "reminders", "confirmed", "back", "preview",
 ]  # fmt: skip
 # Free text is any text: "abc" in a post or a report is a post or a report, not a forgery.
 TYPED = [field for field in FIELDS if field not in {"reason", "resolution", "body", "display_name", "q", "confirm"}]
@@ -52,6 +52,12 @@ STALE = {
     "hours": "24",
     "player": "bob",
 }
+# A page's script asks with its ETag (games/live.py): forged ones, a wildcard, and a stranger's tag.
+FORGED_HEADERS = [
+    {"HTTP_IF_NONE_MATCH": "*", "HTTP_X_LIVE": "1"},
+    {"HTTP_IF_NONE_MATCH": '"' + "0" * 32 + '", W/"x\u0000y", ' + "x" * 5000, "HTTP_X_LIVE": "1"},
+    {"HTTP_IF_NONE_MATCH": "\x00", "HTTP_X_LIVE": "\x00" * 10},
+]
 SKIPPED = {"accounts/logout/"}  # signs the client out: the rest of its requests would be a stranger's
 
 
@@ -133,6 +139,8 @@ def requests_for(world):
             yield "get", url, None
             for query in FORGED_QUERIES:
                 yield "get", url + query, None
+            for headers in FORGED_HEADERS:
+                yield "get", url, headers
             for payload in PAYLOADS.values():
                 yield "post", url, payload
             if url.endswith(("/act/", "/move/")):
@@ -154,7 +162,7 @@ def test_no_forged_request_gives_a_500_or_changes_a_game(world, client_for, who)
     failures = []
     count = 0
     for method, url, data in requests_for(world):
-        response = client.get(url) if method == "get" else client.post(url, data)
+        response = client.get(url, **(data or {})) if method == "get" else client.post(url, data)
         count += 1
         if response.status_code >= 500 and not (url.startswith("/healthz") and response.status_code == 503):
             failures.append(f"{response.status_code} {method.upper()} {url[:120]} {str(data)[:80]}")

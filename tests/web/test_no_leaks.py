@@ -37,7 +37,15 @@ def game(roles, deck) -> Game:
 
 
 def pages(game: Game) -> list[str]:
-    return [f"/games/{game.pk}/", f"/games/{game.pk}/graveyard/", "/", "/users/ann/", f"/games/{game.pk}/unread/"]
+    return [
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/graveyard/",
+        "/",
+        "/users/ann/",
+        f"/games/{game.pk}/unread/",
+        f"/games/{game.pk}/rules/",
+        "/profile/absences/",
+    ]
 
 
 def render(client: Client, game: Game) -> list[str]:
