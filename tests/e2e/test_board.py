@@ -24,7 +24,7 @@ def seat(page, name: str):
 
 
 @pytest.mark.parametrize("width", [360, 1280])
-def test_the_table_shows_the_government_term_limits_the_dead_and_who_is_not_hitler(browser, live_server, width):
+def test_r10_r16_r23_the_table_shows_government_term_limits_dead_and_not_hitler(browser, live_server, width):
     game = running_game(now=timezone.now(), actions=PLAYED)
     page = signed_in(browser, live_server.url, "watcher", viewport={"width": width, "height": 800})
     refused = []
@@ -51,7 +51,7 @@ def test_the_table_shows_the_government_term_limits_the_dead_and_who_is_not_hitl
     page.context.close()
 
 
-def test_at_the_end_every_role_is_on_the_table(browser, live_server):
+def test_r27_at_the_end_every_role_is_on_the_table(browser, live_server):
     game = running_game(now=timezone.now(), actions=PLAYED)
     cancel(game.pk, make_user("zoe"))
     page = signed_in(browser, live_server.url, "watcher")

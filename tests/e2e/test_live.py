@@ -39,7 +39,7 @@ def test_an_open_page_follows_the_game_without_a_reload(browser, live_server, se
     bob.context.close()
 
 
-def test_when_the_countdown_reaches_zero_the_page_asks_for_the_outcome(browser, live_server, settings):
+def test_t4_when_the_countdown_reaches_zero_the_page_asks_for_the_outcome(browser, live_server, settings):
     """ann, the candidate, has her nomination menu open in her panel (untouched): her page still changes."""
     settings.LIVE_POLL_SECONDS = 600  # only the deadline makes this page ask
     game = running_game(now=timezone.now())

@@ -131,7 +131,7 @@ def test_a_session_signed_in_before_the_backends_were_renamed_stays_signed_in(cl
     assert "Profile (ann)" in ann.get("/").content.decode()
 
 
-def test_no_one_else_s_private_change_moves_a_viewer_s_etag(client_for):
+def test_r11_no_one_else_s_private_change_moves_a_viewer_s_etag(client_for):
     """A ballot changed, an absence announced or a resignation asked by another player shows nothing on this
     viewer's page: its tag stays, or the page would tell that something happened."""
     from games.services import request_resignation
