@@ -10,9 +10,8 @@ def count_ballots(g: GameState) -> tuple[bool, dict]:
 
     Ja must be a strict majority of the ballots counted: a tie fails.
     """
-    ballots = {}
-    missing = []
-    votes, alive = g.votes, SeatStatus.ALIVE
+    ballots, missing = {}, []
+    votes, alive, ja = g.votes, SeatStatus.ALIVE, 0
     for index, seat in enumerate(g.seats):
         if seat.status is not alive:
             continue
@@ -22,7 +21,8 @@ def count_ballots(g: GameState) -> tuple[bool, dict]:
             mark_missed(seat)
         else:
             ballots[seat.name] = ballot
-    ja = sum(1 for ballot in ballots.values() if ballot == JA)
+            if ballot == JA:
+                ja += 1
     counted = len(ballots)
     if g.settings.missing_vote == NEIN:
         counted += len(missing)

@@ -45,7 +45,7 @@ def _next_candidacies(g: GameState, candidate: int | None) -> None:
         g.elected = False
         g.votes = {}
         g.veto_refused = False
-        emit(g, "round_started", president=g.name(candidate))
+        emit(g, "round_started", president=g.seats[candidate].name)
         if any_eligible_chancellor(g):
             wait_for(g, Step.NOMINATE)
             return
@@ -66,7 +66,7 @@ def _choose_candidate(g: GameState) -> int:
 
 def _close_round(g: GameState) -> None:
     """E3: misses are counted, then the moderators' exiles and replacements (E8), then E3's exiles."""
-    alive = SeatStatus.ALIVE
+    alive, exiles_due = SeatStatus.ALIVE, False
     for seat in g.seats:
         if seat.status is alive:
             if seat.missed and not seat.excused:
@@ -76,6 +76,8 @@ def _close_round(g: GameState) -> None:
                     emit(g, "warned", player=seat.name, missed_rounds=1)  # E7
             elif not (seat.missed or seat.excused_miss) and seat.made:
                 seat.missed_rounds = 0
+            if seat.missed_rounds >= 2:
+                exiles_due = True  # the moderators' changes below can only take a seat out of this
         seat.made = seat.missed = seat.excused_miss = seat.excused = False
     pending, g.pending = g.pending, []
     for entry in pending:
@@ -87,6 +89,8 @@ def _close_round(g: GameState) -> None:
             replace(g, entry.seat, entry.name)
         if g.over:
             return
+    if not exiles_due:
+        return
     for index, seat in enumerate(g.seats):
         if seat.status == SeatStatus.ALIVE and seat.missed_rounds >= 2:
             exile(g, index, reason="missed_rounds")
