@@ -145,7 +145,9 @@ class Game(models.Model):
     @classmethod
     def from_db(cls, db, field_names, values):
         game = super().from_db(db, field_names, values)
-        game._stored = {name: _kept(value) for name, value in zip(field_names, values, strict=True)}
+        stored = game._stored = dict(zip(field_names, values, strict=True))  # a list of games reads many rows
+        for name in _MUTABLE.intersection(stored):
+            stored[name] = _kept(stored[name])
         return game
 
     def changed_fields(self) -> list[str]:
@@ -203,6 +205,10 @@ class Game(models.Model):
         """One of the durations above (`nomination`, `election`, ...) as a timedelta."""
         amount = getattr(self, f"{name}_hours")
         return timedelta(minutes=amount) if self.minute_durations else timedelta(hours=amount)
+
+
+# The fields whose values may change in place (JSON: dicts and lists), copied when read; found from the model.
+_MUTABLE = frozenset(field.attname for field in Game._meta.concrete_fields if isinstance(field, models.JSONField))
 
 
 def _kept(value):

@@ -3,6 +3,10 @@
 from django import template
 from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
 
 from games import presenters
 
@@ -20,6 +24,25 @@ def when(moment) -> str:
     if offset == "+0000":
         return text if text.endswith("UTC") else f"{text} (UTC)"
     return f"{text} (UTC{offset[:3]}:{offset[3:]})"
+
+
+@register.simple_tag
+def deadline(moment, countdown_id) -> str:
+    """A deadline in the viewer's zone and the time left, which the page's script counts down (the element
+    `cd-<countdown_id>`), or "no deadline". A tag, not an included template: the lobby shows a hundred."""
+    if moment is None:
+        return format_html('<span class="muted">{}</span>', _("no deadline"))
+    left = _('<span id="cd-%(id)s">%(left)s</span> left') % {
+        "id": conditional_escape(countdown_id),
+        "left": conditional_escape(timeuntil(moment)),
+    }
+    return format_html(
+        '<time datetime="{}" data-countdown="cd-{}">{}</time> <span class="muted">({})</span>',
+        date_format(timezone.localtime(moment), "c"),
+        countdown_id,
+        when(moment),
+        mark_safe(left),  # its parts are escaped above; the translation's own markup is the site's
+    )
 
 
 @register.simple_tag

@@ -23,14 +23,19 @@ def home(request):
     open_games = (
         Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
         .annotate(players=Count("seats", filter=Q(seats__is_substitute=False)))
-        .order_by("lobby_closes_at")[:50]
+        .order_by("lobby_closes_at")
+        .defer("state")[:50]  # a list shows no state: a running game's is kilobytes of text
     )
-    running = Game.objects.filter(status=Game.Status.RUNNING, visibility=Game.Visibility.PUBLIC).order_by(
-        "-started_at"
-    )[:50]
-    finished = Game.objects.filter(
-        status__in=(Game.Status.FINISHED, Game.Status.CANCELLED), visibility=Game.Visibility.PUBLIC
-    ).order_by("-finished_at")[:20]
+    running = (
+        Game.objects.filter(status=Game.Status.RUNNING, visibility=Game.Visibility.PUBLIC)
+        .order_by("-started_at")
+        .defer("state")[:50]
+    )
+    finished = (
+        Game.objects.filter(status__in=(Game.Status.FINISHED, Game.Status.CANCELLED), visibility=Game.Visibility.PUBLIC)
+        .order_by("-finished_at")
+        .defer("state")[:20]
+    )
     return render(
         request,
         "games/home.html",

@@ -3,7 +3,7 @@ with the step number it was made for; the server decides, whatever the form offe
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
-from games.models import Absence
+from games.models import Absence, Game
 from games.presenters import claim_question, confirm_question
 from games.services import GameError, absences, declare_absence, make_move, request_resignation
 from games.services.forum import check_claim, file_claim
@@ -27,16 +27,17 @@ def _back(game_id: int, anchor: str) -> str:
 @login_required
 @require_POST
 def move(request, game_id: int):
-    game = access_game(game_id)
     form = MoveForm(request.POST)
     if form.is_valid() and form.needs_confirmation():
-        return _confirm(request, game, form)
+        return _confirm(request, access_game(game_id), form)
+    if not Game.objects.filter(pk=game_id).exists():  # the move itself locks the row: no need to read it twice
+        raise Http404(_("There is no such game."))
 
     def make(data: dict) -> None:
-        make_move(game.pk, request.user, form.move(), data["step_number"])
+        make_move(game_id, request.user, form.move(), data["step_number"])
 
     done = done_message(form.move()) if form.is_valid() else None
-    return submit(request, form, make, _back(game.pk, "#panel"), done)
+    return submit(request, form, make, _back(game_id, "#panel"), done)
 
 
 def _confirm(request, game, form: MoveForm):

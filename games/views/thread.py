@@ -125,9 +125,9 @@ def _with_announcements(game, page, thread: str) -> list[dict]:
     if thread != Post.Thread.MAIN:
         return entries
     events = GameEvent.objects.filter(game=game)
-    if page.has_previous():
-        previous_last = page.paginator.page(page.previous_page_number()).object_list
-        events = events.filter(created_at__gt=previous_last[len(previous_last) - 1].created_at)
+    if page.has_previous():  # after the last post of the page before: its time alone is read
+        before = page.paginator.object_list.values_list("created_at", flat=True)[page.start_index() - 2]
+        events = events.filter(created_at__gt=before)
     if page.has_next() and page.object_list:
         events = events.filter(created_at__lte=page.object_list[len(page.object_list) - 1].created_at)
     entries += announcements(list(events.order_by("index")))

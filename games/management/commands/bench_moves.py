@@ -2,15 +2,18 @@
 make them, against gunicorn (4 workers) on PostgreSQL; and, in the same run on the same server, the limit.
 
 Creates `--games` running 5-player games (their players signed in: one session each), starts gunicorn on a free
-port with the site's whole middleware, and runs `--clients` concurrent clients (threads, plain http.client: a
-client waits for its answer as a player's browser does). Each client owns its share of the games: it reads a
-game's state, picks uniformly one of the seats that owe a move and one of that seat's legal moves
-(`legal_actions`), and POSTs it to /games/N/move/ with the step number it was made for, confirmed, as that
-seat's player, with that session's CSRF token. An answer other than the redirect of a made move is an error
-(a move refused counts as one: each game has one client, so none should be). Then the same clients POST to a
-bare view that updates one row in one transaction, signed in, on the same server (sh_site/bench_views.py): the
-limit. Prints one JSON line: moves per second, p50/p95/p99 latency and errors, and the limit's. Deletes what it
-made. Needs PostgreSQL (DATABASE_URL). A figure for the README, not a test.
+port with the site's whole middleware, and runs `--clients` concurrent clients (coroutines of a small asyncio
+client, games/management/bench/http.py: a client waits for its answer as a player's browser does). Each client
+owns its share of the games and keeps each one's state as its players see the table: the state read once before
+the clock starts, then every move the server accepted applied to it (the engine is deterministic, so the copy
+is the server's). It picks a game, uniformly one of the seats that owe a move and one of that seat's legal moves
+(`legal_actions`), and POSTs it to /games/N/move/ with the step number it was made for, confirmed, as that seat's
+player, with that session's CSRF token. An answer other than the redirect of a made move is an error. After the
+clock, every game's stored state and move count must be the client's copy and count: a move answered but not
+made, or made twice, is an error too. Then the same clients POST to a bare view that updates one row in one
+transaction, signed in, on the same server (sh_site/bench_views.py): the limit. Prints one JSON line: moves
+per second, p50/p95/p99 latency and errors, and the limit's. Deletes what it made. Needs PostgreSQL
+(DATABASE_URL). A figure for the README, not a test.
 """
 
 import json
@@ -20,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.engine import legal_actions, waiting_for
+from games.engine import apply, codec, legal_actions, waiting_for
 from games.management.bench.http import BrowserClient, free_port, gunicorn, run, signed_in_sessions, wait_for
 from games.models import Game
 from games.services.transfer import import_script
@@ -46,9 +49,11 @@ class Command(BaseCommand):
         port = free_port()
         server = gunicorn(port, workers)
         try:
-            wait_for(port)
+            wait_for(port, sessions)
             shares = [made[i::clients] for i in range(clients)]
-            moves = run(clients, seconds, lambda i: _Mover(port, shares[i], sessions, seed=i))
+            movers = [_Mover(port, shares[i], sessions, seed=i) for i in range(clients)]
+            moves = run(clients, seconds, lambda i: movers[i])
+            moves["errors"] += sum(mover.mismatches() for mover in movers)
             limit = run(clients, seconds, lambda i: _Writer(port, made[i], sessions))
         finally:
             server.terminate()
@@ -71,26 +76,40 @@ class Command(BaseCommand):
 class _Mover(BrowserClient):
     def __init__(self, port, games, sessions, seed):
         super().__init__(port, sessions)
-        self.games, self.random = list(games), random.Random(seed)
+        self.random = random.Random(seed)
+        self.games = {game.pk: game.load_state() for game in games}  # each game's table, kept up to date
+        self.started, self.made = {game.pk: game.action_count for game in games}, dict.fromkeys(self.games, 0)
 
-    def step(self) -> None:
-        game = Game.objects.get(pk=self.random.choice(self.games).pk)
-        state = game.load_state()
-        if state.over:
-            self.games = [g for g in self.games if g.pk != game.pk] or self.games
-            return
+    async def step(self) -> None:
+        playing = [pk for pk, state in self.games.items() if not state.over]
+        if not playing:
+            raise CommandError("every game ended: run fewer seconds or more games")
+        pk = self.random.choice(playing)
+        state = self.games[pk]
         seat = self.random.choice(waiting_for(state))
         action = self.random.choice(legal_actions(state, seat))
-        fields = {"type": action.type, "step_number": game.step_number, "confirmed": "yes"}
+        fields = {"type": action.type, "step_number": state.step_number, "confirmed": "yes"}
         if action.target is not None:
             fields["target"] = state.seats[action.target].name
         if action.type in FIELD:
             choice = action.choice
             fields[FIELD[action.type]] = ("yes" if choice else "no") if action.type == "veto_reply" else choice
-        status = self.post(f"/games/{game.pk}/move/", fields, state.seats[seat].name)
-        made = Game.objects.filter(pk=game.pk).values_list("action_count", flat=True).first()
-        if status != 302 or made <= game.action_count:  # refused, whatever the status
+        if await self.post(f"/games/{pk}/move/", fields, state.seats[seat].name) != 302:
             self.errors += 1
+            return
+        apply(state, action)
+        state.events.clear()
+        self.made[pk] += 1
+
+    def mismatches(self) -> int:
+        """The games whose stored state or move count is not this client's copy (checked after the clock)."""
+        stored = Game.objects.in_bulk(list(self.games))
+        return sum(
+            1
+            for pk, state in self.games.items()
+            if codec.encode(stored[pk].load_state()) != codec.encode(state)
+            or stored[pk].action_count != self.started[pk] + self.made[pk]
+        )
 
 
 class _Writer(BrowserClient):
@@ -98,6 +117,6 @@ class _Writer(BrowserClient):
         super().__init__(port, sessions)
         self.game, self.player = game, game.seats.first().name
 
-    def step(self) -> None:
-        if self.post(f"/bench/write/{self.game.pk}/", {}, self.player) != 204:
+    async def step(self) -> None:
+        if await self.post(f"/bench/write/{self.game.pk}/", {}, self.player) != 204:
             self.errors += 1

@@ -4,7 +4,7 @@ through gunicorn (4 workers) on PostgreSQL, each beside the limit measured in th
 The pages: the last page of a 1,000-post thread (read by a signed-in spectator), the lobby with 500 games listed
 (open, running and finished), and a player's own page of a game (the thread with their private panel). The limit:
 a bare view rendering a static template for a signed-in user, with the same middleware. Each page is asked for
-by `--clients` concurrent clients for `--seconds`; requests per second, p50 and p95, errors, and the share of the
+by `--clients` concurrent clients (coroutines of a small asyncio client) for `--seconds`; requests per second, p50 and p95, errors, and the share of the
 limit are printed as one JSON line. Creates and deletes what it measures. Needs PostgreSQL. Not a test.
 """
 
@@ -30,8 +30,8 @@ class _Reader(BrowserClient):
         super().__init__(port, sessions)
         self.path, self.user = path, user
 
-    def step(self) -> None:
-        if self.get(self.path, self.user) != 200:
+    async def step(self) -> None:
+        if await self.get(self.path, self.user) != 200:
             self.errors += 1
 
 
@@ -53,7 +53,7 @@ class Command(BaseCommand):
             port = free_port()
             server = gunicorn(port, workers)
             try:
-                wait_for(port)
+                wait_for(port, sessions)
                 results = {
                     name: run(clients, seconds, lambda i, path=path, user=user: _Reader(port, sessions, path, user))
                     for name, (path, user) in pages.items()
