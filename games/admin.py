@@ -11,6 +11,7 @@ from .models import (
     Claim,
     Game,
     GameEvent,
+    InboundEmail,
     Notification,
     Post,
     PostRevision,
@@ -174,6 +175,15 @@ class SentEmailAdmin(admin.ModelAdmin):
     list_display = ("to", "subject", "kinds", "notifications", "sent_at")
     search_fields = ("to", "subject")
     raw_id_fields = ("user",)
+
+
+@admin.register(InboundEmail)
+class InboundEmailAdmin(admin.ModelAdmin):
+    """What became of each reply by email (its text is not kept)."""
+
+    list_display = ("received_at", "outcome", "user", "game")
+    list_filter = ("outcome",)
+    raw_id_fields = ("user", "game", "post")
 
 
 admin.site.register(ThreadRead)

@@ -170,6 +170,7 @@ class ProfileForm(ZoneChoices, forms.ModelForm):
             "email_absences",
             "digest_events",
             "digest_mentions",
+            "reply_by_email",
         ]
 
 

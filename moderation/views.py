@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.access import can_read
 from games.engine import secret_view, summary
-from games.models import Absence, Game, Post, Seat, SweepRun
+from games.models import Absence, Game, InboundEmail, Post, Seat, SweepRun
 from games.services.records import STARTED
 from games.views.common import load, submit
 
@@ -28,6 +28,8 @@ from .health import alert_if_stale, check
 from .models import AuditEntry, Ban, Report, SignIn
 
 LATE = timedelta(minutes=5)
+DROPPED_EMAILS_WINDOW = timedelta(days=7)
+DROPPED_OUTCOMES = (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SENDER, InboundEmail.Outcome.OVERSIZED)
 
 
 def moderator_required(view):
@@ -88,8 +90,21 @@ def dashboard(request):
                 if not run["ok"] and task != SweepRun.Task.DEADLINES  # said in its own words above
             ],
             "open_reports": sum(reports.values()),
+            "dropped_emails": _dropped_emails(now),
         },
     )
+
+
+def _dropped_emails(now) -> list[tuple[str, int]]:
+    """Replies by email dropped in the last week, by why (a forged reply address, a sender who is not the
+    person it names, ...): a rising count is someone trying."""
+    counts = (
+        InboundEmail.objects.filter(received_at__gte=now - DROPPED_EMAILS_WINDOW, outcome__in=DROPPED_OUTCOMES)
+        .values_list("outcome")
+        .annotate(count=Count("pk"))
+        .order_by("outcome")
+    )
+    return [(InboundEmail.Outcome(outcome).label, count) for outcome, count in counts]
 
 
 def _summary_or_none(game: Game) -> dict | None:

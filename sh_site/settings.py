@@ -110,6 +110,11 @@ EMAIL_BACKEND = env_str(
     "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "moderator@localhost")
+# Reply by email (issue 15): the address replies to a per-game email go to, with {token} in its local part
+# (e.g. "reply+{token}@reply.example.org", the domain delivered to `manage.py receive_email` or the LMTP
+# server). Empty: emails carry no reply address and say to answer on the site.
+REPLY_ADDRESS = env_str("REPLY_ADDRESS", "")
+INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 1_000_000)  # a longer reply is dropped unread
 
 # Celery: Redis in production (REDIS_URL); with no REDIS_URL, kombu's filesystem transport, which needs
 # no server, so `make run` works on a bare machine.

@@ -1,6 +1,6 @@
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
-from .notify import Notification, SentEmail
+from .notify import InboundEmail, Notification, SentEmail
 from .profile import Profile
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "Claim",
     "Game",
     "GameEvent",
+    "InboundEmail",
     "Notification",
     "Post",
     "PostRevision",

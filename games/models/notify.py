@@ -64,3 +64,30 @@ class SentEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} to {self.to}"
+
+
+class InboundEmail(models.Model):
+    """A message that came in by email (a reply to a per-game email), once per Message-ID: a message delivered
+    twice is recognised and acts once. What it was written is not kept; only what became of it."""
+
+    class Outcome(models.TextChoices):
+        POSTED = "posted", _("Posted in the thread")
+        REFUSED = "refused", _("Refused, and the sender told why")
+        AUTOMATIC = "automatic", _("Dropped: an automatic reply or a bounce")
+        FORGED = "forged", _("Dropped: no reply address this site signed")
+        WRONG_SENDER = "wrong_sender", _("Dropped: not from the verified address of the person it was sent to")
+        OVERSIZED = "oversized", _("Dropped: too large")
+
+    message_id = models.CharField(max_length=255, unique=True, help_text="the Message-ID, or a digest of the message")
+    received_at = models.DateTimeField()
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    post = models.ForeignKey("games.Post", null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["-received_at"]
+        indexes = [models.Index(fields=["outcome", "received_at"], name="inbound_outcome_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.message_id}: {self.outcome}"

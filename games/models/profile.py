@@ -31,6 +31,9 @@ class Profile(models.Model):
     email_absences = models.BooleanField(_("email me absence confirmations"), default=True)
     digest_events = models.BooleanField(_("daily digest of my games' events"), default=False)
     digest_mentions = models.BooleanField(_("daily digest of my @mentions"), default=True)
+    reply_by_email = models.BooleanField(
+        _("let me answer game emails by replying: the reply is posted in the game's thread"), default=True
+    )
     calendar_token = models.CharField(max_length=64, blank=True, help_text="the secret of the calendar feed's URL")
 
     def __str__(self) -> str:

@@ -29,6 +29,7 @@ from games.engine import waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
 
 from .messages import describe_notification
+from .reply_tokens import make_token, reply_address
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +101,8 @@ def _send(rows: list[Notification], now: datetime) -> int:
         if profile is None or not profile.user.email or not profile.user.is_active:
             skipped += notices
             continue
-        message = _message(profile, notices, games)
-        messages.append((message, notices))
+        for group in _emails(notices):
+            messages.append((_message(profile, group, games), group))
     connection = mail.get_connection()
     try:
         connection.open()
@@ -202,8 +203,26 @@ def _retry(notices: list[Notification], now: datetime) -> None:
     Notification.objects.bulk_update(notices, ["attempts", "email", "email_due_at"])
 
 
+ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
+SUBJECT_LIMIT = 150
+
+
+def _emails(notices: list[Notification]) -> list[list[Notification]]:
+    """A person's due notices as emails: one per game and step for what can be answered (a "your move" notice
+    and its reminders), one digest for everything else."""
+    steps: dict[tuple, list[Notification]] = defaultdict(list)
+    digest = []
+    for notice in notices:
+        if notice.kind in ANSWERABLE and notice.game_id is not None:
+            steps[(notice.game_id, notice.data.get("step_number"))].append(notice)
+        else:
+            digest.append(notice)
+    return [*steps.values(), *([digest] if digest else [])]
+
+
 def _message(profile: Profile, notices: list[Notification], games: dict[int, Game]) -> mail.EmailMultiAlternatives:
-    """One email for all of a person's due notices, in their language and time zone."""
+    """One email, in the person's language and time zone: a game's step (it may be answered by replying: the
+    reply is posted in the game's thread) or a digest of everything else (answered on the site)."""
     with translation.override(profile.language), timezone.override(ZoneInfo(profile.time_zone)):
         items = [
             {
@@ -213,33 +232,63 @@ def _message(profile: Profile, notices: list[Notification], games: dict[int, Gam
             for notice in notices
         ]
         categories = sorted({CATEGORIES[n.kind] for n in notices})
-        unsubscribe = {
-            PREFERENCES[c][2](): _absolute(reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, c)]))
-            for c in categories
-        }
+        one_click = _absolute(reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, categories)]))
+        step_email = notices[0].kind in ANSWERABLE
+        game = games.get(notices[0].game_id) if step_email else None
+        reply_to = _reply_address(profile, notices[0], game) if game is not None else ""
         context = {
             "name": str(profile),
             "items": items,
-            "unsubscribe": unsubscribe,
+            "unsubscribe": {
+                PREFERENCES[c][2](): _absolute(
+                    reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, [c])])
+                )
+                for c in categories
+            },
             "preferences": _absolute(reverse("games:edit_profile")),
+            "reply_marker": reply_marker() if reply_to else "",
+            "game_url": _absolute(game.get_absolute_url()) if game is not None else "",
         }
-        subject = (
-            items[0]["text"]
-            if len(items) == 1
-            else ngettext("%(count)s update in your games", "%(count)s updates in your games", len(items))
-            % {"count": len(items)}
-        )
+        if len(items) == 1 or step_email:
+            subject = items[0]["text"]  # a step's email: its "your move" notice comes first (made first)
+        else:
+            subject = ngettext("%(count)s update in your games", "%(count)s updates in your games", len(items)) % {
+                "count": len(items)
+            }
+        headers = {"List-Unsubscribe": f"<{one_click}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+        if reply_to:
+            headers["Reply-To"] = reply_to
         message = mail.EmailMultiAlternatives(
-            subject=subject[:150],
+            subject=fit_subject(subject),
             body=render_to_string("email/notifications.txt", context),
             to=[profile.user.email],
-            headers={
-                "List-Unsubscribe": ", ".join(f"<{url}>" for url in unsubscribe.values()),
-                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            },
+            headers=headers,
         )
         message.attach_alternative(render_to_string("email/notifications.html", context), "text/html")
     return message
+
+
+def reply_marker() -> str:
+    """The line a reply is written above: what is below it (the email quoted back) is not posted."""
+    return _("Reply above this line to post in the game's thread.")
+
+
+def _reply_address(profile: Profile, notice: Notification, game: Game) -> str:
+    """The address a reply to this step's email goes to, when replies are on (the site's and the person's)."""
+    if not profile.reply_by_email or game.status != Game.Status.RUNNING:
+        return ""
+    return reply_address(make_token(profile.user_id, game.pk, notice.data.get("step_number") or 0))
+
+
+def fit_subject(text: str, limit: int = SUBJECT_LIMIT) -> str:
+    """A subject of at most `limit` characters: cut after a whole word, with "…", when it must be cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut and not text[limit - 1].isspace():
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.\u00a0") + "…"
 
 
 def _link(notice: Notification, game: Game | None) -> str:
@@ -254,22 +303,26 @@ def _absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def unsubscribe_token(user_id: int, category: str) -> str:
-    return signing.dumps({"u": user_id, "c": category}, salt=UNSUBSCRIBE_SALT)
+def unsubscribe_token(user_id: int, categories: list[str]) -> str:
+    """The one-click link's token: the categories of one email, all turned off by it (RFC 8058)."""
+    return signing.dumps({"u": user_id, "c": sorted(categories)}, salt=UNSUBSCRIBE_SALT)
 
 
-def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
+def read_unsubscribe_token(token: str) -> tuple[int, list[str]] | None:
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return None
-    return (data["u"], data["c"]) if data.get("c") in PREFERENCES else None
+    categories = data.get("c")
+    categories = [categories] if isinstance(categories, str) else categories  # links sent before: one category
+    if not isinstance(categories, list) or not categories or any(c not in PREFERENCES for c in categories):
+        return None
+    return data["u"], categories
 
 
-def unsubscribe(user_id: int, category: str) -> None:
-    """One-click unsubscribe from one category of emails (the in-site list keeps them)."""
-    field, off, _label = PREFERENCES[category]
+def unsubscribe(user_id: int, categories: list[str]) -> None:
+    """One-click unsubscribe from the categories of one email (the in-site list keeps them)."""
     if not get_user_model().objects.filter(pk=user_id).exists():
         return  # the account is gone: nothing is sent to it anyway
     Profile.objects.get_or_create(user_id=user_id)
-    Profile.objects.filter(user_id=user_id).update(**{field: off})
+    Profile.objects.filter(user_id=user_id).update(**{PREFERENCES[c][0]: PREFERENCES[c][1] for c in categories})

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from games.announcements import describe
 from games.models import Game, Notification
-from games.templatetags.games_extras import when
+from games.templatetags.games_extras import colon, when
 
 OWED = {
     "nominate": lambda: _("nominate a chancellor"),
@@ -58,4 +58,4 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
         case Notification.Kind.MENTION:
             return _("%(name)s mentioned you in %(game)s.") % {"name": data["by"], "game": name}
     event = {key: value for key, value in data.items() if key != "event"}
-    return f"{name}: {describe(data['event'], event)}"
+    return f"{name}{colon()} {describe(data['event'], event)}"

@@ -39,6 +39,7 @@ DIGEST_EVENTS = frozenset(
 )
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
 REMINDER_OFFSETS = (24, 3)  # hours before a deadline (issue 5)
+REMINDER_NEWS_AFTER = timedelta(hours=1)  # a reminder due sooner after the step began says nothing new
 REMINDER_CHOICES = {"none": (), "3": (3,), "24": (24,), "both": (24, 3)}
 
 
@@ -117,17 +118,30 @@ def queue_reminders(*, now: datetime | None = None) -> int:
         state = game.load_state()
         holders = {seat.number: seat.user_id for seat in game.seats.all() if seat.active and seat.number is not None}
         owing += [(holders[s], game, game.deadline) for s in waiting_for(state) if holders.get(s) is not None]
-    preferences = dict(Profile.objects.filter(user_id__in={u for u, _, _ in owing}).values_list("user_id", "reminders"))
+    preferences = {
+        user_id: (reminders, email_moves)
+        for user_id, reminders, email_moves in Profile.objects.filter(user_id__in={u for u, _, _ in owing}).values_list(
+            "user_id", "reminders", "email_moves"
+        )
+    }
     pending = []
     for user_id, game, deadline in owing:
-        chosen = REMINDER_CHOICES[preferences.get(user_id, "both")]
-        due = [hours for hours in chosen if deadline - now <= timedelta(hours=hours)]
+        reminders, email_moves = preferences.get(user_id, ("both", True))
+        due = [hours for hours in REMINDER_CHOICES[reminders] if deadline - now <= timedelta(hours=hours)]
         if due:
             hours = min(due)  # both passed: only the nearer one
+            if email_moves and _says_nothing_new(game, deadline - timedelta(hours=hours)):
+                continue
             data = {"deadline": deadline.isoformat(), "hours": hours, "step_number": game.step_number}
             key = f"reminder:{game.pk}:{deadline.isoformat()}:{hours}:{user_id}"
             pending.append((user_id, game, Notification.Kind.REMINDER, data, key))
     return _create(pending, now=now, email=True)
+
+
+def _says_nothing_new(game: Game, moment: datetime) -> bool:
+    """A reminder that falls within the hour the step began repeats its "your move" email (a 24-hour step's
+    24-hour reminder): it is not sent to whoever gets those."""
+    return game.step_started_at is not None and moment - game.step_started_at < REMINDER_NEWS_AFTER
 
 
 def _create(pending: list[tuple], *, now: datetime | None = None, email: bool | None = None) -> int:

@@ -68,3 +68,9 @@ def current_zone() -> str:
     """The time zone the page's dates and time fields are in, with its offset now: "Europe/Paris (UTC+01:00)"."""
     offset = date_format(timezone.localtime(), "O")
     return f"{timezone.get_current_timezone_name()} (UTC{offset[:3]}:{offset[3:]})"
+
+
+@register.filter
+def quoted(text: str) -> str:
+    """Text quoted as an email quotes it: each line after "> "."""
+    return "\n".join(f"> {line}" if line else ">" for line in str(text).splitlines())

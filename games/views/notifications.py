@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -29,10 +30,10 @@ def unsubscribe_view(request, token: str):
     found = read_unsubscribe_token(token)
     if found is None:
         raise Http404(_("This unsubscribe link is not valid."))
-    user_id, category = found
-    label = PREFERENCES[category][2]()
+    user_id, categories = found
+    label = get_text_list([PREFERENCES[category][2]() for category in categories], _("and"))
     if request.method == "POST":
-        unsubscribe(user_id, category)
+        unsubscribe(user_id, categories)
         return render(request, "games/unsubscribed.html", {"label": label, "done": True})
     return render(request, "games/unsubscribed.html", {"label": label, "done": False, "token": token})
 

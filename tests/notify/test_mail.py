@@ -43,11 +43,25 @@ def emails_for_everyone(db):
         make_user(name)
 
 
-def test_one_email_per_person_covering_all_their_games():
+def test_your_move_notices_come_one_email_per_game_and_step():
     running_game()
     running_game()
-    assert send_due_emails(now=START) == 1
-    assert mail.outbox[0].subject == "2 updates in your games"
+    assert send_due_emails(now=START) == 2
+    assert [m.subject.startswith("Your move in Imported game") for m in mail.outbox] == [True, True]
+
+
+def test_everything_else_comes_in_one_digest_that_says_how_to_answer():
+    game, bob = running_game(), user("bob")  # bob owes nothing yet: the digest is all he gets
+    for number in (1, 2):
+        Notification.objects.create(
+            user=bob, game=game, kind="mention", data={"post": number, "by": "cat"}, key=f"m{number}",
+            created_at=START, email=Notification.Email.PENDING, email_due_at=START,
+        )  # fmt: skip
+    send_due_emails(now=START)
+    digest = next(m for m in mail.outbox if m.to == [bob.email])
+    assert digest.subject == "2 updates in your games"
+    assert "To answer, open the game on the site" in digest.body
+    assert "Reply-To" not in digest.extra_headers
 
 
 def test_in_the_readers_language_and_time_zone():
@@ -148,9 +162,9 @@ def test_a_temporary_smtp_failure_is_retried_later(settings):
     assert reload(running_game()).pk  # the outbox keeps working
 
 
-def test_bench_reminders_command_sends_one_email_per_user_and_cleans_up():
+def test_bench_reminders_command_sends_one_email_per_game_step_and_cleans_up():
     out = StringIO()
     call_command("bench_reminders", "--users", "20", "--per-user", "5", stdout=out)
     result = json.loads(out.getvalue())
-    assert (result["users"], result["reminders"], result["emails"]) == (20, 100, 20)
+    assert (result["users"], result["reminders"], result["emails"]) == (20, 100, 100)
     assert not Notification.objects.filter(user__username__startswith="bench-").exists()

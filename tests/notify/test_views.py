@@ -28,7 +28,7 @@ def test_the_bell_lists_and_marks_read(client_for):
 
 def test_unsubscribe_asks_on_get_and_acts_on_post_without_signing_in():
     ann = make_user("ann")
-    url = f"/unsubscribe/{unsubscribe_token(ann.pk, 'reminders')}/"
+    url = f"/unsubscribe/{unsubscribe_token(ann.pk, ['reminders'])}/"
     client = Client(enforce_csrf_checks=True)
     assert "Stop sending me deadline reminders" in client.get(url).content.decode()
     assert Profile.of(ann).reminders == "both"
@@ -39,7 +39,7 @@ def test_unsubscribe_asks_on_get_and_acts_on_post_without_signing_in():
 
 def test_a_forged_unsubscribe_link_is_refused(client):
     ann = make_user("ann")
-    token = unsubscribe_token(ann.pk, "moves")
+    token = unsubscribe_token(ann.pk, ["moves"])
     assert client.post(f"/unsubscribe/{token[:-2]}xx/").status_code == 404
     assert Profile.of(ann).email_moves is True
 

@@ -123,9 +123,9 @@ def test_bad_inputs_are_not_errors(client_for, client):
     user("mod").groups.add(Group.objects.get(name="moderators"))
     assert mod.post("/moderation/reports/999/resolve/", {"resolution": "x"}).status_code == 404
     gone = make_user("gone")
-    token = unsubscribe_token(gone.pk, "moves")
+    token = unsubscribe_token(gone.pk, ["moves"])
     gone.delete()
-    unsubscribe(gone.pk if gone.pk else 0, "moves")
+    unsubscribe(gone.pk if gone.pk else 0, ["moves"])
     assert client.post(f"/unsubscribe/{token}/").status_code == 200
 
 

@@ -59,7 +59,7 @@ class BrowserClient:
             finally:
                 writer.close()
             status = int(status_line.split()[1])
-        except (OSError, asyncio.TimeoutError, IndexError, ValueError):
+        except (TimeoutError, OSError, IndexError, ValueError):
             self.errors += 1
             return 0
         self.latencies.append(time.perf_counter() - started)

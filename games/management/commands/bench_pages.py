@@ -4,8 +4,9 @@ through gunicorn (4 workers) on PostgreSQL, each beside the limit measured in th
 The pages: the last page of a 1,000-post thread (read by a signed-in spectator), the lobby with 500 games listed
 (open, running and finished), and a player's own page of a game (the thread with their private panel). The limit:
 a bare view rendering a static template for a signed-in user, with the same middleware. Each page is asked for
-by `--clients` concurrent clients (coroutines of a small asyncio client) for `--seconds`; requests per second, p50 and p95, errors, and the share of the
-limit are printed as one JSON line. Creates and deletes what it measures. Needs PostgreSQL. Not a test.
+by `--clients` concurrent clients (coroutines of a small asyncio client, games/management/bench/http.py) for
+`--seconds`; requests per second, p50 and p95, errors, and the share of the limit are printed as one JSON line.
+Creates and deletes what it measures. Needs PostgreSQL. Not a test.
 """
 
 import json

@@ -1,0 +1,244 @@
+"""Replies by email (issue 15): a reply to a per-game email is posted in that game's thread, as the person the email
+was sent to, under the web form's rules.
+
+One handler behind both ways mail comes in (`manage.py receive_email` for an MTA's pipe, `manage.py lmtp_server`):
+- once per Message-ID (or, without one, per digest of the message): a message delivered twice acts once;
+- a message larger than INBOUND_MAX_BYTES is dropped unread;
+- automatic replies, bounces and out-of-office messages are dropped without an answer: never a mail loop;
+- the reply address must hold a token this site signed (reply_tokens.py), and the From address must be the
+  verified address of the person it names: a From header is easy to forge, the token is the credential. Anything
+  else is dropped, and counted on the moderators' dashboard;
+- what is posted is the reply alone: the email quoted back, the "wrote:" line, the signature and the site's own
+  footer are cut; an HTML-only message becomes text (nh3); attachments are ignored;
+- a refusal (the game is over, the thread is closed during a legislative session, the dead post in the
+  graveyard, posting too fast, reply by email turned off, nothing left to post) is answered by one email, in the
+  person's language, that says why and quotes back what they wrote.
+"""
+
+import email
+import email.policy
+import hashlib
+import html
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+
+import nh3
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.models import Game, InboundEmail, Post, Profile
+
+from .errors import GameError
+from .forum import post_message
+from .reply_tokens import read_token, token_in
+
+log = logging.getLogger(__name__)
+Outcome = InboundEmail.Outcome
+
+# RFC 3834 and the headers auto-responders and list software set in practice.
+AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
+AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "X-Failed-Recipients")
+# The line a mail client writes above the text it quotes, in the site's languages and the common clients.
+WROTE = re.compile(
+    r"^\s*(On\b.+\bwrote|Le\b.+\ba écrit|El\b.+\bescribió|W dniu\b.+\bpisze|Am\b.+\bschrieb|Op\b.+\bschreef)"
+    r"\s*:?\s*$",
+    re.IGNORECASE,
+)
+FORWARDED = re.compile(r"^\s*(-{2,}\s*(Original Message|Message d'origine|Mensaje original)\s*-{2,}|_{10,})\s*$", re.I)
+HEADER_BLOCK = re.compile(r"^\s*(From|De|Od|Von)\s*:\s*.+$")
+
+
+@dataclass
+class Result:
+    outcome: str | None  # None: a message already handled (delivered again)
+    post: Post | None = None
+    reason: str = ""
+
+
+def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | None = None) -> Result:
+    """Handle one incoming message (RFC 5322 bytes) sent to `recipients` (the envelope's, when the MTA gives
+    them; otherwise the message's own headers are read). Raises only on a fault of the site (the database away):
+    the caller then asks the MTA to try again later."""
+    now = now or timezone.now()
+    if len(raw) > settings.INBOUND_MAX_BYTES:
+        return _record(_message_id(None, raw), Outcome.OVERSIZED, now)
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    message_id = _message_id(message, raw)
+    if is_automatic(message):
+        return _record(message_id, Outcome.AUTOMATIC, now)
+    token = _find_token(message, recipients)
+    if token is None:
+        return _record(message_id, Outcome.FORGED, now)
+    user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
+    sender = parseaddr(str(message.get("From", "")))[1]
+    if user is None or not _verified(user, sender):
+        return _record(message_id, Outcome.WRONG_SENDER, now, user=user, game_id=token.game_id)
+    profile = Profile.for_reading(user)
+    with translation.override(profile.language):
+        text = reply_text(message)
+        if not profile.reply_by_email:
+            reason = _("Reply by email is turned off in your profile: nothing was posted.")
+        elif not text:
+            reason = _("Your reply had no text above the quoted email: nothing was posted.")
+        else:
+            reason = ""
+        return _post_or_refuse(message_id, user, profile, token.game_id, text, reason, message, now)
+
+
+def _post_or_refuse(message_id, user, profile, game_id, text, reason, message, now) -> Result:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        reason = reason or _("That game no longer exists: nothing was posted.")
+    elif not reason and game.status != Game.Status.RUNNING:
+        reason = _("%(game)s is over: replies by email are closed. Post on the site.") % {"game": game.name}
+    try:
+        with transaction.atomic():
+            record = InboundEmail.objects.create(
+                message_id=message_id, received_at=now, outcome=Outcome.REFUSED, user=user, game=game
+            )
+            if not reason:
+                try:
+                    with transaction.atomic():
+                        record.post = post_message(game.pk, user, text, now=now)
+                        record.outcome = Outcome.POSTED
+                except GameError as error:
+                    reason = str(error)
+                record.save(update_fields=["post", "outcome"])
+    except IntegrityError:
+        return Result(None)  # the same message, delivered again: it acted the first time
+    if reason:
+        _answer_refusal(user, profile, game, message, text, reason)
+        return Result(Outcome.REFUSED, reason=reason)
+    return Result(Outcome.POSTED, post=record.post)
+
+
+def _record(message_id: str, outcome: str, now: datetime, *, user=None, game_id=None) -> Result:
+    """A message dropped without an answer, counted (once) for the moderators."""
+    game = Game.objects.filter(pk=game_id).first() if game_id else None
+    try:
+        with transaction.atomic():
+            InboundEmail.objects.create(message_id=message_id, received_at=now, outcome=outcome, user=user, game=game)
+    except IntegrityError:
+        return Result(None)
+    log.info("inbound email %s dropped: %s", message_id, outcome)
+    return Result(outcome)
+
+
+def _message_id(message: EmailMessage | None, raw: bytes) -> str:
+    found = str(message.get("Message-ID", "")).strip() if message is not None else ""
+    if found and len(found) <= 255:
+        return found
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def is_automatic(message: EmailMessage) -> bool:
+    """An automatic reply, a bounce or an out-of-office message (RFC 3834 and what mail systems set)."""
+    if str(message.get("Auto-Submitted", "no")).strip().lower() not in ("", "no"):
+        return True
+    if str(message.get("Precedence", "")).strip().lower() in AUTOMATIC_PRECEDENCE:
+        return True
+    if any(message.get(header) is not None for header in AUTOMATIC_HEADERS):
+        return True
+    return_path = message.get("Return-Path")
+    if return_path is not None and str(return_path).strip() in ("", "<>"):
+        return True
+    return str(message.get_content_type()) == "multipart/report"  # a delivery status notification
+
+
+def _find_token(message: EmailMessage, recipients) -> object | None:
+    candidates = list(recipients)
+    for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        candidates += [address for _name, address in getaddresses([str(v) for v in message.get_all(header, [])])]
+    for address in candidates:
+        text = token_in(address)
+        token = read_token(text) if text else None
+        if token is not None:
+            return token
+    return None
+
+
+def _verified(user, sender: str) -> bool:
+    if not sender:
+        return False
+    return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
+
+
+def reply_text(message: EmailMessage) -> str:
+    """What the person wrote: the plain text (or the HTML made text), without what it quotes or signs off with."""
+    body = message.get_body(preferencelist=("plain", "html"))
+    if body is None:
+        return ""
+    try:
+        content = body.get_content()
+    except (LookupError, UnicodeDecodeError, AssertionError):  # an unknown charset or a broken part
+        return ""
+    if body.get_content_type() == "text/html":
+        content = html_to_text(content)
+    return strip_reply(content)
+
+
+def html_to_text(markup: str) -> str:
+    """HTML to plain text, safely: line breaks kept, every tag removed by nh3, entities decoded."""
+    markup = re.sub(r"(?is)<blockquote\b.*?</blockquote>", "\n> \n", markup)  # quoted history, as a quote
+    markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|h[1-6]|tr)>", "\n", markup)
+    return html.unescape(nh3.clean(markup, tags=set()))
+
+
+def strip_reply(text: str) -> str:
+    """Cut the email quoted back and everything after it, the "wrote:" line, the signature and the site's footer."""
+    markers = _reply_markers()
+    kept = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        stripped = line.strip()
+        if line.rstrip() == "--":  # the signature separator, "-- " (RFC 3676), its space often lost on the way
+            break
+        if WROTE.match(line) or FORWARDED.match(line) or any(marker in stripped for marker in markers):
+            break
+        if HEADER_BLOCK.match(line) and kept and not kept[-1].strip():  # Outlook's quoted header block
+            break
+        kept.append(line)
+    while kept and (not kept[-1].strip() or kept[-1].lstrip().startswith(">")):  # the quote at the bottom
+        kept.pop()
+    return "\n".join(kept).strip()
+
+
+def _reply_markers() -> list[str]:
+    from .mail import reply_marker
+
+    markers = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            markers.add(reply_marker())
+    return sorted(markers)
+
+
+def _answer_refusal(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str) -> None:
+    """One email that says why nothing was posted, and quotes what they wrote so that nothing is lost. It is
+    marked automatic (RFC 3834) so that an auto-responder does not answer it."""
+    subject = str(message.get("Subject", "")).strip() or _("Your reply")
+    context = {
+        "name": str(profile),
+        "reason": reason,
+        "text": text or reply_text(message) or "",
+        "game_url": settings.SITE_URL.rstrip("/") + game.get_absolute_url() if game is not None else "",
+    }
+    answer = mail.EmailMessage(
+        subject=_("Not posted: %(subject)s") % {"subject": subject[:120]},
+        body=render_to_string("email/reply_refused.txt", context),
+        to=[user.email],
+        headers={"Auto-Submitted": "auto-replied", "In-Reply-To": str(message.get("Message-ID", ""))},
+    )
+    try:
+        answer.send()
+    except Exception:  # the refusal is recorded; a mail server away must not make the MTA deliver it again
+        log.warning("the answer to a refused reply could not be sent to %s", user.email, exc_info=True)
