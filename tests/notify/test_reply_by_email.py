@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core import mail
 from django.core.management import call_command
 
@@ -327,3 +329,26 @@ def test_receive_email_reads_one_message_on_standard_input(monkeypatch, capsys):
     call_command("receive_email")
     assert posts(game) == ["From stdin."]
     assert email.message_from_bytes(raw)["Message-ID"] == InboundEmail.objects.get().message_id
+
+
+def test_the_moderators_dashboard_counts_the_replies_dropped_for_security(client_for):
+    game = running_game()
+    message = your_move_email(game)
+    handle_message(reply_to(message, "forged", to="reply+" + "b" * 42 + "@reply.example.org"))
+    handle_message(reply_to(message, "not ann", sender="mallory@example.org", message_id="<m2@x>"))
+    handle_message(reply_to(message, "away", message_id="<m3@x>", Auto_Submitted="auto-replied"))
+    moderator = client_for("mod")
+    get_user_model().objects.get(username="mod").groups.add(Group.objects.get(name="moderators"))
+    page = moderator.get("/moderation/").content.decode()
+    assert "Replies by email dropped in the last 7 days" in page
+    assert "no reply address this site signed: 1" in page
+    assert "verified address of the person it was sent to: 1" in page
+    assert "automatic reply" not in page  # not an attack: not counted there
+
+
+def test_attachments_are_ignored_and_only_the_text_is_posted():
+    game = running_game()
+    reply = email.message_from_bytes(reply_to(your_move_email(game), "See attached."), policy=policy.SMTP)
+    reply.add_attachment(b"\x89PNG binary", maintype="image", subtype="png", filename="proof.png")
+    assert handle_message(reply.as_bytes()).outcome == InboundEmail.Outcome.POSTED
+    assert posts(game) == ["See attached."]
