@@ -253,3 +253,27 @@ def confirm_question(move: dict) -> str:
         "execute": lambda: _("Execute %(name)s?") % {"name": target},
     }
     return questions[kind]() + " " + _("This cannot be undone.")
+
+
+def done_message(move: dict) -> str:
+    """What the player just did, in their words: the success message of the panel's forms."""
+    kind, target = move["type"], move.get("target", "")
+    policy = move.get("policy")
+    messages_for = {
+        "nominate": lambda: _("You nominated %(name)s as chancellor.") % {"name": target},
+        "vote": lambda: (
+            _("Your ballot is Ja. You may change it until the vote closes.")
+            if move.get("vote") == "ja"
+            else _("Your ballot is Nein. You may change it until the vote closes.")
+        ),
+        "discard": lambda: (
+            _("You discarded a Liberal policy.") if policy == "L" else _("You discarded a Fascist policy.")
+        ),
+        "enact": lambda: _("You enacted a Liberal policy.") if policy == "L" else _("You enacted a Fascist policy."),
+        "veto": lambda: _("You asked the president for a veto."),
+        "veto_reply": lambda: _("You accepted the veto.") if move.get("accept") else _("You refused the veto."),
+        "investigate": lambda: _("You investigated %(name)s: the result is in your panel.") % {"name": target},
+        "special_election": lambda: _("You chose %(name)s as the next presidential candidate.") % {"name": target},
+        "execute": lambda: _("You chose to execute %(name)s.") % {"name": target},
+    }
+    return messages_for.get(kind, lambda: _("Done."))()

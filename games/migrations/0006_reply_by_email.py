@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('message_id', models.CharField(help_text='the Message-ID, or a digest of the message', max_length=255, unique=True)),
                 ('received_at', models.DateTimeField()),
-                ('outcome', models.CharField(choices=[('posted', 'Posted in the thread'), ('refused', 'Refused, and the sender told why'), ('automatic', 'Dropped: an automatic reply or a bounce'), ('forged', 'Dropped: no reply address this site signed'), ('wrong_sender', 'Dropped: not from the verified address of the person it was sent to'), ('oversized', 'Dropped: too large')], max_length=12)),
+                ('outcome', models.CharField(choices=[('posted', 'Posted in the thread'), ('moved', 'A move made'), ('refused', 'Refused, and the sender told why'), ('automatic', 'Dropped: an automatic reply or a bounce'), ('forged', 'Dropped: no reply address this site signed'), ('wrong_sender', 'Dropped: not from the verified address of the person it was sent to'), ('oversized', 'Dropped: too large')], max_length=12)),
                 ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='games.game')),
                 ('post', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='games.post')),
                 ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),

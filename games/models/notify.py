@@ -72,6 +72,7 @@ class InboundEmail(models.Model):
 
     class Outcome(models.TextChoices):
         POSTED = "posted", _("Posted in the thread")
+        MOVED = "moved", _("A move made")
         REFUSED = "refused", _("Refused, and the sender told why")
         AUTOMATIC = "automatic", _("Dropped: an automatic reply or a bounce")
         FORGED = "forged", _("Dropped: no reply address this site signed")

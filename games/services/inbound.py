@@ -37,9 +37,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.models import Game, InboundEmail, Post, Profile
+from games.presenters import done_message
 
+from .commands import NotACommand, commands_for, read_command
 from .errors import GameError
 from .forum import post_message
+from .moves import make_move
 from .reply_tokens import read_token, token_in
 
 log = logging.getLogger(__name__)
@@ -84,23 +87,74 @@ def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | No
     if user is None or not _verified(user, sender):
         return _record(message_id, Outcome.WRONG_SENDER, now, user=user, game_id=token.game_id)
     profile = Profile.for_reading(user)
+    game = Game.objects.filter(pk=token.game_id).first()
     with translation.override(profile.language):
         text = reply_text(message)
-        if not profile.reply_by_email:
-            reason = _("Reply by email is turned off in your profile: nothing was posted.")
-        elif not text:
+        reason = _closed(profile, game)
+        try:
+            move = read_command(first_line(text), profile.language, _names(game)) if game is not None else None
+        except NotACommand:
+            move, reason = None, reason or _not_a_command(game, user, profile, token)
+        if move is not None:
+            reason = reason or _stale(game, token)
+            return _act(message_id, user, profile, game, message, text, reason, now, move=(move, token))
+        if not reason and not text:
             reason = _("Your reply had no text above the quoted email: nothing was posted.")
-        else:
-            reason = ""
-        return _post_or_refuse(message_id, user, profile, token.game_id, text, reason, message, now)
+        return _act(message_id, user, profile, game, message, text, reason, now)
 
 
-def _post_or_refuse(message_id, user, profile, game_id, text, reason, message, now) -> Result:
-    game = Game.objects.filter(pk=game_id).first()
+def first_line(text: str) -> str:
+    """The reply's first line that is not quoted: where a command is read."""
+    return next((line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(">")), "")
+
+
+def _names(game: Game) -> list[str]:
+    return list(game.seats.filter(active=True, number__isnull=False).values_list("name", flat=True))
+
+
+def _closed(profile: Profile, game: Game | None) -> str:
+    """Why nothing from this reply can be done at all, or ""."""
+    if not profile.reply_by_email:
+        return _("Reply by email is turned off in your profile: nothing was posted.")
     if game is None:
-        reason = reason or _("That game no longer exists: nothing was posted.")
-    elif not reason and game.status != Game.Status.RUNNING:
-        reason = _("%(game)s is over: replies by email are closed. Post on the site.") % {"game": game.name}
+        return _("That game no longer exists: nothing was posted.")
+    if game.status != Game.Status.RUNNING:
+        return _("%(game)s is over: replies by email are closed. Post on the site.") % {"game": game.name}
+    return ""
+
+
+def _stale(game: Game, token) -> str:
+    if game.step_number != token.step_number:
+        return _(
+            "The game has moved on since this email was sent: nothing was done. Your panel shows what is owed now."
+        )
+    return ""
+
+
+def _not_a_command(game: Game, user, profile: Profile, token) -> str:
+    """A first line that starts with a command word but is none: never posted (it may be a secret ballot)."""
+    reason = _(
+        "Your reply's first line starts with a command but is not one: nothing was done and, since it may say how "
+        "you vote, nothing was posted."
+    )
+    if _stale(game, token):
+        return reason
+    seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
+    if seat is None:
+        return reason
+    lines = [f"    {c.text}" + (f"   ({c.english})" if c.english != c.text else "") for c in _commands(game, seat)]
+    if lines:
+        reason += "\n\n" + _("The commands of this step, one alone on the first line:") + "\n" + "\n".join(lines)
+    return reason
+
+
+def _commands(game: Game, seat) -> list:
+    return commands_for(game.load_state(), seat.number, translation.get_language() or "en")
+
+
+def _act(message_id, user, profile, game, message, text, reason, now, *, move=None) -> Result:
+    """Post the reply or make its move, once per message, or refuse and say why (one email either way for a
+    move: its confirmation or its refusal)."""
     try:
         with transaction.atomic():
             record = InboundEmail.objects.create(
@@ -109,16 +163,23 @@ def _post_or_refuse(message_id, user, profile, game_id, text, reason, message, n
             if not reason:
                 try:
                     with transaction.atomic():
-                        record.post = post_message(game.pk, user, text, now=now)
-                        record.outcome = Outcome.POSTED
+                        if move is None:
+                            record.post = post_message(game.pk, user, text, now=now)
+                            record.outcome = Outcome.POSTED
+                        else:
+                            make_move(game.pk, user, move[0], move[1].step_number, now=now)
+                            record.outcome = Outcome.MOVED
                 except GameError as error:
                     reason = str(error)
                 record.save(update_fields=["post", "outcome"])
     except IntegrityError:
         return Result(None)  # the same message, delivered again: it acted the first time
     if reason:
-        _answer_refusal(user, profile, game, message, text, reason)
+        _answer(user, profile, game, message, text, reason, refused=True)
         return Result(Outcome.REFUSED, reason=reason)
+    if move is not None:
+        _answer(user, profile, game, message, "", _("Done: %(what)s") % {"what": done_message(move[0])}, refused=False)
+        return Result(Outcome.MOVED)
     return Result(Outcome.POSTED, post=record.post)
 
 
@@ -222,23 +283,24 @@ def _reply_markers() -> list[str]:
     return sorted(markers)
 
 
-def _answer_refusal(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str) -> None:
-    """One email that says why nothing was posted, and quotes what they wrote so that nothing is lost. It is
-    marked automatic (RFC 3834) so that an auto-responder does not answer it."""
+def _answer(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str, *, refused: bool):
+    """One email that says what became of a reply: why nothing was done, quoting what they wrote so that nothing
+    is lost, or the move made. Marked automatic (RFC 3834) so that an auto-responder does not answer it."""
     subject = str(message.get("Subject", "")).strip() or _("Your reply")
     context = {
         "name": str(profile),
         "reason": reason,
-        "text": text or reply_text(message) or "",
+        "text": (text or reply_text(message) or "") if refused else "",
         "game_url": settings.SITE_URL.rstrip("/") + game.get_absolute_url() if game is not None else "",
     }
+    template = _("Not done: %(subject)s") if refused else _("Done: %(subject)s")
     answer = mail.EmailMessage(
-        subject=_("Not posted: %(subject)s") % {"subject": subject[:120]},
-        body=render_to_string("email/reply_refused.txt", context),
+        subject=template % {"subject": subject[:120]},
+        body=render_to_string("email/reply_answer.txt", context),
         to=[user.email],
         headers={"Auto-Submitted": "auto-replied", "In-Reply-To": str(message.get("Message-ID", ""))},
     )
     try:
         answer.send()
-    except Exception:  # the refusal is recorded; a mail server away must not make the MTA deliver it again
-        log.warning("the answer to a refused reply could not be sent to %s", user.email, exc_info=True)
+    except Exception:  # what was done is recorded; a mail server away must not make the MTA deliver it again
+        log.warning("the answer to a reply could not be sent to %s", user.email, exc_info=True)

@@ -11,6 +11,7 @@ deadline has moved, is skipped (a moved deadline gets reminders of its own).
 import logging
 import smtplib
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -25,9 +26,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import waiting_for
+from games.engine import GameState, waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
 
+from .commands import Command, commands_for
 from .messages import describe_notification
 from .reply_tokens import make_token, reply_address
 
@@ -102,7 +104,7 @@ def _send(rows: list[Notification], now: datetime) -> int:
             skipped += notices
             continue
         for group in _emails(notices):
-            messages.append((_message(profile, group, games), group))
+            messages.append((_message(profile, group, games, owing), group))
     connection = mail.get_connection()
     try:
         connection.open()
@@ -157,20 +159,33 @@ def _profile(user) -> Profile:
         return Profile(user=user)  # the defaults
 
 
-def _owing(games: dict[int, Game]) -> set[tuple[int, int]]:
-    """(game id, user id) of everyone who owes a move now in these games: two queries, whatever their number."""
-    names = {}
+@dataclass
+class Owing:
+    """Who owes a move now in the games of a batch: their seat by (game id, user id), and each game's state."""
+
+    seats: dict[tuple[int, int], int]
+    states: dict[int, GameState]
+
+    def __contains__(self, key: tuple[int, int]) -> bool:
+        return key in self.seats
+
+
+def _owing(games: dict[int, Game]) -> Owing:
+    """Everyone who owes a move now in these games: two queries, whatever their number."""
+    names, states = {}, {}
     for game in games.values():
         if game.status == Game.Status.RUNNING and game.paused_at is None:
-            state = game.load_state()
+            state = states[game.pk] = game.load_state()
             names[game.pk] = {state.seats[seat].name for seat in waiting_for(state)}
     seats = Seat.objects.filter(game_id__in=names, active=True, user__isnull=False).values_list(
-        "game_id", "user_id", "name"
+        "game_id", "user_id", "name", "number"
     )
-    return {(game_id, user_id) for game_id, user_id, name in seats if name in names[game_id]}
+    return Owing(
+        {(game_id, user_id): number for game_id, user_id, name, number in seats if name in names[game_id]}, states
+    )
 
 
-def _still_true(row: Notification, games: dict[int, Game], owing: set[tuple[int, int]]) -> bool:
+def _still_true(row: Notification, games: dict[int, Game], owing: Owing) -> bool:
     """A move notice or reminder is sent only while its step is current and its reader still owes it."""
     if row.kind not in (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER):
         return True
@@ -220,9 +235,12 @@ def _emails(notices: list[Notification]) -> list[list[Notification]]:
     return [*steps.values(), *([digest] if digest else [])]
 
 
-def _message(profile: Profile, notices: list[Notification], games: dict[int, Game]) -> mail.EmailMultiAlternatives:
-    """One email, in the person's language and time zone: a game's step (it may be answered by replying: the
-    reply is posted in the game's thread) or a digest of everything else (answered on the site)."""
+def _message(
+    profile: Profile, notices: list[Notification], games: dict[int, Game], owing: Owing
+) -> mail.EmailMultiAlternatives:
+    """One email, in the person's language and time zone: a game's step (it may be answered by replying: a
+    reply that is one of the step's commands makes the move, any other is posted in the game's thread) or a
+    digest of everything else (answered on the site)."""
     with translation.override(profile.language), timezone.override(ZoneInfo(profile.time_zone)):
         items = [
             {
@@ -247,6 +265,7 @@ def _message(profile: Profile, notices: list[Notification], games: dict[int, Gam
             },
             "preferences": _absolute(reverse("games:edit_profile")),
             "reply_marker": reply_marker() if reply_to else "",
+            "commands": _commands(profile, game, owing) if reply_to else [],
             "game_url": _absolute(game.get_absolute_url()) if game is not None else "",
         }
         if len(items) == 1 or step_email:
@@ -266,6 +285,14 @@ def _message(profile: Profile, notices: list[Notification], games: dict[int, Gam
         )
         message.attach_alternative(render_to_string("email/notifications.html", context), "text/html")
     return message
+
+
+def _commands(profile: Profile, game: Game, owing: Owing) -> list[Command]:
+    """The commands the reader may reply with for the step under way (what their own panel offers them)."""
+    seat = owing.seats.get((game.pk, profile.user_id))
+    if seat is None or game.pk not in owing.states:
+        return []
+    return commands_for(owing.states[game.pk], seat, profile.language)
 
 
 def reply_marker() -> str:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
 from games.models import Absence, Game
-from games.presenters import claim_question, confirm_question
+from games.presenters import claim_question, confirm_question, done_message
 from games.services import GameError, absences, declare_absence, make_move, request_resignation
 from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
@@ -56,30 +56,6 @@ def _ask(request, game, action: str, question: str, fields: list[tuple[str, str]
     """The page that asks before an irreversible form is sent (without JavaScript): yes POSTs it again."""
     context = {"game": game, "action": action, "question": question, "fields": fields}
     return render(request, "games/confirm.html", context)
-
-
-def done_message(move: dict) -> str:
-    """What the player just did, in their words: the success message of the panel's forms."""
-    kind, target = move["type"], move.get("target", "")
-    policy = move.get("policy")
-    messages_for = {
-        "nominate": lambda: _("You nominated %(name)s as chancellor.") % {"name": target},
-        "vote": lambda: (
-            _("Your ballot is Ja. You may change it until the vote closes.")
-            if move.get("vote") == "ja"
-            else _("Your ballot is Nein. You may change it until the vote closes.")
-        ),
-        "discard": lambda: (
-            _("You discarded a Liberal policy.") if policy == "L" else _("You discarded a Fascist policy.")
-        ),
-        "enact": lambda: _("You enacted a Liberal policy.") if policy == "L" else _("You enacted a Fascist policy."),
-        "veto": lambda: _("You asked the president for a veto."),
-        "veto_reply": lambda: _("You accepted the veto.") if move.get("accept") else _("You refused the veto."),
-        "investigate": lambda: _("You investigated %(name)s: the result is in your panel.") % {"name": target},
-        "special_election": lambda: _("You chose %(name)s as the next presidential candidate.") % {"name": target},
-        "execute": lambda: _("You chose to execute %(name)s.") % {"name": target},
-    }
-    return messages_for.get(kind, lambda: _("Done."))()
 
 
 @login_required

@@ -44,7 +44,9 @@ def emails_of(roles: dict, deck: list) -> dict[str, list[tuple[str, str]]]:
     return by_person
 
 
-def test_every_email_is_the_same_whatever_the_secrets():
+@pytest.mark.parametrize("reply_address", ["", "reply+{token}@reply.example.org"])
+def test_every_email_is_the_same_whatever_the_secrets(settings, reply_address):
+    settings.REPLY_ADDRESS = reply_address  # with it, step emails list the commands their reader may reply with
     for name in PLAYERS:
         profile = Profile.of(make_user(name))
         profile.digest_events = True
@@ -55,3 +57,4 @@ def test_every_email_is_the_same_whatever_the_secrets():
     assert a == b
     text = "\n".join(body for messages in a.values() for _, body, _ in messages)
     assert "executes ann" in text and "peeks at the next three" in text
+    assert ("    nominate " in text) == bool(reply_address)
