@@ -115,6 +115,14 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "moderator@localhost")
 # server). Empty: emails carry no reply address and say to answer on the site.
 REPLY_ADDRESS = env_str("REPLY_ADDRESS", "")
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 1_000_000)  # a longer reply is dropped unread
+# Replies through a hosted mail service's inbound webhook (django-anymail): /inbound/mailgun/, /inbound/postmark/,
+# /inbound/amazon_ses/. The basic-auth secret ("user:password") the service is given in its webhook URL; Mailgun's
+# signing key as well. Unset: those URLs answer 404.
+ANYMAIL = {
+    "WEBHOOK_SECRET": env_str("ANYMAIL_WEBHOOK_SECRET", ""),
+    "MAILGUN_WEBHOOK_SIGNING_KEY": env_str("MAILGUN_WEBHOOK_SIGNING_KEY", ""),
+    "AMAZON_SES_AUTO_CONFIRM_SNS_SUBSCRIPTIONS": False,  # no boto3 here: confirm the subscription in the console
+}
 
 # Celery: Redis in production (REDIS_URL); with no REDIS_URL, kombu's filesystem transport, which needs
 # no server, so `make run` works on a bare machine.

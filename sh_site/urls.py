@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 import sh_site.converters  # noqa: F401  (the <id:...> converter)
+from games.views.inbound import inbound_webhook
 from moderation.views import healthz
 
 urlpatterns = [
@@ -10,6 +11,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("moderation/", include("moderation.urls")),
     path("healthz", healthz, name="healthz"),
+    path("inbound/<str:service>/", inbound_webhook, name="inbound_webhook"),
     path("", include("games.urls")),
 ]
 if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_views.py)
