@@ -13,14 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.core import mail
 from django.utils import timezone
 
 from games.models import ActionRecord, Game, InboundEmail, Post
 from games.services.mail import send_due_emails
-from tests.factories import make_user, running_game
-from tests.notify.test_reply_by_email import REPLY, reply_to
+from tests.factories import running_game
+from tests.notify.test_reply_by_email import reply_to
 
 pytestmark = pytest.mark.django_db
 PAYLOADS = Path(__file__).parent / "payloads"
@@ -29,12 +28,8 @@ SIGNING_KEY = "key-mailgun-signing-for-tests"
 
 
 @pytest.fixture(autouse=True)
-def configured(db, settings):
-    settings.REPLY_ADDRESS = REPLY
+def configured(reply_players, settings):
     settings.ANYMAIL = {**settings.ANYMAIL, "WEBHOOK_SECRET": SECRET, "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
-    for name in ("ann", "bob", "cat", "dan", "eve"):
-        person = make_user(name)
-        EmailAddress.objects.get_or_create(user=person, email=person.email, verified=True, primary=True)
 
 
 def auth(secret: str = SECRET) -> dict:

@@ -11,7 +11,6 @@ import smtplib
 from datetime import timedelta
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.core import mail
 from django.utils import timezone
 
@@ -21,19 +20,11 @@ from games.services.inbound import handle_message
 from games.services.mail import send_due_emails
 from games.services.reply_tokens import make_token, reply_address
 from tests.factories import make_user, running_game
-from tests.notify.test_reply_by_email import REPLY, reply_to
+from tests.notify.test_reply_by_email import reply_to
 from tests.notify.test_smtp import free_port
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
 COMMAND = re.compile(r"^    (\S+(?: \S+)?)(?:   \((.+)\))?$")
-
-
-@pytest.fixture(autouse=True)
-def players(db, settings):
-    settings.REPLY_ADDRESS = REPLY
-    for name in ("ann", "bob", "cat", "dan", "eve"):
-        person = make_user(name)
-        EmailAddress.objects.get_or_create(user=person, email=person.email, verified=True, primary=True)
 
 
 def game_now(**settings) -> Game:

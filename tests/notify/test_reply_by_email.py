@@ -14,7 +14,6 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core import mail
@@ -28,19 +27,11 @@ from games.services.notify import queue_reminders
 from games.services.reply_tokens import make_token, read_token, reply_address
 from tests.factories import START, make_user, running_game, votes
 from tests.games.processes import environment
+from tests.notify.conftest import REPLY
 from tests.notify.test_smtp import free_port, smtp_server  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
 ROOT = Path(__file__).resolve().parents[2]
-REPLY = "reply+{token}@reply.example.org"
-
-
-@pytest.fixture(autouse=True)
-def players(db, settings):
-    settings.REPLY_ADDRESS = REPLY
-    for name in ("ann", "bob", "cat", "dan", "eve"):
-        person = make_user(name)
-        EmailAddress.objects.get_or_create(user=person, email=person.email, verified=True, primary=True)
 
 
 def your_move_email(game: Game, to: str = "ann@example.com"):
