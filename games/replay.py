@@ -162,8 +162,8 @@ def _seat_finder(g: GameState):
             if s.name == name:
                 return index
         if name in g.former_names:
-            raise IllegalAction(_("%(name)s no longer holds a seat in this game."), name=name)
-        raise IllegalAction(_("%(name)s is not a player in this game."), name=name)
+            raise IllegalAction(_("%(name)s no longer holds a seat in this game."), code="not_seated", name=name)
+        raise IllegalAction(_("%(name)s is not a player in this game."), code="no_such_player", name=name)
 
     return seat
 
@@ -174,7 +174,7 @@ def play(script: Script) -> tuple[GameState, dict | None]:
     for index, step in enumerate(script.actions):
         try:
             if g.over:
-                raise IllegalAction(_("The game is over."))
+                raise IllegalAction(_("The game is over."), code="game_over")
             apply(g, to_action(g, step))
         except IllegalAction as error:
             return g, {"index": index, "message": str(error)}

@@ -39,7 +39,7 @@ def access_game(user, game_id: int) -> Game:
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise GameError(_("Give a reason: it goes in the audit log."))
+        raise GameError(_("Give a reason: it goes in the audit log."), code="reason_missing")
     return reason
 
 
@@ -80,7 +80,7 @@ def game_action(moderator, game_id: int, action: str, reason: str, *, step: int,
     the thread and written in the audit log, so a repeated click leaves no second trace."""
     reason = _reason(reason)
     if action not in _GAME_VERBS:
-        raise GameError(_("Unknown action."))
+        raise GameError(_("Unknown action."), code="unknown_action")
     now = timezone.now()
     with transaction.atomic():
         game = access_game(moderator, game_id)
@@ -149,7 +149,7 @@ def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> bool:
     with transaction.atomic():
         post = Post.objects.select_for_update().select_related("game").filter(pk=post_id).first()
         if post is None:
-            raise GameError(_("There is no such post."))
+            raise GameError(_("There is no such post."), code="no_such_post")
         access_game(moderator, post.game_id)
         if (post.hidden_at is not None) == hidden:
             return False
@@ -187,13 +187,13 @@ def report_post(user, post_id: int, reason: str) -> Report:
     """A player flags a post for the moderators (once per post)."""
     reason = (reason or "").strip()
     if not reason:
-        raise GameError(_("Say what is wrong with this post."))
+        raise GameError(_("Say what is wrong with this post."), code="reason_missing")
     post = Post.objects.select_related("game").filter(pk=post_id).first()
     if post is None or not _can_read(user, post):
-        raise GameError(_("There is no such post."))
+        raise GameError(_("There is no such post."), code="no_such_post")
     report, created = Report.objects.get_or_create(post=post, reporter=user, defaults={"reason": reason})
     if not created:
-        raise GameError(_("You have already reported this post."))
+        raise GameError(_("You have already reported this post."), code="already_reported")
     return report
 
 
@@ -208,7 +208,7 @@ def resolve_report(moderator, report_id: int, resolution: str) -> bool:
     with transaction.atomic():
         report = Report.objects.select_for_update().select_related("post__game").filter(pk=report_id).first()
         if report is None:
-            raise GameError(_("There is no such report."))
+            raise GameError(_("There is no such report."), code="no_such_report")
         access_game(moderator, report.post.game_id)
         if report.resolved_at is not None:
             return False
@@ -227,7 +227,7 @@ def ban(moderator, user, days: int, reason: str) -> bool:
     if not is_moderator(moderator):
         raise PermissionDenied
     if not 1 <= days <= 3650:
-        raise GameError(_("A ban lasts from 1 day to 10 years."))
+        raise GameError(_("A ban lasts from 1 day to 10 years."), code="out_of_range")
     now = timezone.now()
     until = now + timedelta(days=days)
     with transaction.atomic():
@@ -246,7 +246,7 @@ def lift_ban(moderator, ban_id: int, reason: str) -> bool:
     with transaction.atomic():
         entry = Ban.objects.select_for_update().filter(pk=ban_id).first()
         if entry is None:
-            raise GameError(_("There is no such ban."))
+            raise GameError(_("There is no such ban."), code="no_such_ban")
         if entry.lifted_at is not None:
             return False
         entry.lifted_at = timezone.now()

@@ -39,14 +39,14 @@ def apply(g: GameState, action: Action) -> list[dict]:
     """Make the move and return the public events it caused. Raises IllegalAction when the rules forbid it."""
     handler = _HANDLERS.get(action.type)
     if handler is None:
-        raise IllegalAction(_("Unknown move."))
+        raise IllegalAction(_("Unknown move."), code="unknown_move")
     by, target, seats = action.by, action.target, len(g.seats)
     if by is not None and (by.__class__ is not int or not 0 <= by < seats):
-        raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=by)
+        raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=by, code="no_such_seat")
     if target is not None and (target.__class__ is not int or not 0 <= target < seats):
-        raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=target)
+        raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=target, code="no_such_seat")
     if by is None and action.type in _MOVES_BY_A_PLAYER:
-        raise IllegalAction(_("This move needs the player who makes it."))
+        raise IllegalAction(_("This move needs the player who makes it."), code="actor_missing")
     start = len(g.events)
     handler(g, action)
     return g.events[start:]
@@ -70,7 +70,7 @@ def _vote(g: GameState, a: Action) -> None:
     if g.seats[a.by].status is not _ALIVE:
         require_living(g, a.by)
     if a.choice not in BALLOTS:
-        raise IllegalAction(_("A ballot is Ja or Nein."))
+        raise IllegalAction(_("A ballot is Ja or Nein."), code="invalid_choice")
     cast_ballot(g, a.by, a.choice)
 
 
@@ -102,14 +102,14 @@ def _veto_reply(g: GameState, a: Action) -> None:
     require_step(g, Step.VETO_REPLY)
     require_actor(g, a.by, g.president, _("Only %(name)s, the president, can answer the veto request now."))
     if not isinstance(a.choice, bool):
-        raise IllegalAction(_("A veto is accepted or refused."))
+        raise IllegalAction(_("A veto is accepted or refused."), code="invalid_choice")
     participation.mark_made(g.seats[a.by])
     legislature.answer_veto(g, a.choice)
 
 
 def _power(g: GameState, a: Action) -> None:
     if not g.over and g.step != a.type:
-        raise IllegalAction(_("No one holds this power now."))
+        raise IllegalAction(_("No one holds this power now."), code="wrong_step")
     require_step(g, Step(a.type))
     require_actor(g, a.by, g.president, _("Only %(name)s, the president, can use this power now."))
     powers.check_target(g, _target(a))
@@ -126,7 +126,7 @@ def _absence(g: GameState, a: Action) -> None:
     require_not_over(g)
     participation.require_living_player(g, a.by)
     if not isinstance(a.choice, bool):
-        raise IllegalAction(_("An absence either starts or ends."))
+        raise IllegalAction(_("An absence either starts or ends."), code="invalid_choice")
     participation.set_absence(g, a.by, a.choice)
 
 
@@ -165,24 +165,24 @@ def _cancel(g: GameState, a: Action) -> None:
 
 def require_not_over(g: GameState) -> None:
     if g.over:
-        raise IllegalAction(_("The game is over."))
+        raise IllegalAction(_("The game is over."), code="game_over")
 
 
 def _check_policy(g: GameState, policy) -> None:
     if policy not in POLICIES:
-        raise IllegalAction(_("A policy is L (liberal) or F (fascist)."))
+        raise IllegalAction(_("A policy is L (liberal) or F (fascist)."), code="invalid_choice")
     legislature.check_in_hand(g, policy)
 
 
 def _target(a: Action) -> int:
     if a.target is None:
-        raise IllegalAction(_("This move needs a player."))
+        raise IllegalAction(_("This move needs a player."), code="target_missing")
     return a.target
 
 
 def _name(a: Action) -> str:
     if not isinstance(a.name, str) or not a.name:
-        raise IllegalAction(_("A name is needed."))
+        raise IllegalAction(_("A name is needed."), code="name_missing")
     return a.name
 
 

@@ -54,15 +54,15 @@ def require_step(g: GameState, *steps: Step) -> None:
     if step in steps:
         return
     if step is Step.GAME_OVER:
-        raise IllegalAction(_("The game is over."))
-    raise IllegalAction(_("That move is not possible now."))
+        raise IllegalAction(_("The game is over."), code="game_over")
+    raise IllegalAction(_("That move is not possible now."), code="wrong_step")
 
 
 def require_actor(g: GameState, seat: int, owner: int | None, refusal: str) -> None:
     """The acting seat must be the one the step waits for; `refusal` names that one with %(name)s."""
     require_living(g, seat)
     if seat != owner:
-        raise IllegalAction(refusal, name=g.name(owner))
+        raise IllegalAction(refusal, name=g.name(owner), code="not_your_turn")
 
 
 def require_living(g: GameState, seat: int) -> None:
@@ -71,6 +71,6 @@ def require_living(g: GameState, seat: int) -> None:
         return
     name = g.seats[seat].name
     if status == SeatStatus.DEAD:
-        raise IllegalAction(_("%(name)s is dead and cannot act."), name=name)
+        raise IllegalAction(_("%(name)s is dead and cannot act."), name=name, code="actor_not_alive")
     if status == SeatStatus.EXILED:
-        raise IllegalAction(_("%(name)s has been exiled and cannot act."), name=name)
+        raise IllegalAction(_("%(name)s has been exiled and cannot act."), name=name, code="actor_not_alive")

@@ -16,12 +16,16 @@ def check_nominee(g: GameState, target: int) -> None:
     status = seat.status
     if status is not SeatStatus.ALIVE:
         if status == SeatStatus.DEAD:
-            raise IllegalAction(_("%(name)s is dead and cannot be nominated."), name=seat.name)
-        raise IllegalAction(_("%(name)s has been exiled and cannot be nominated."), name=seat.name)
+            raise IllegalAction(
+                _("%(name)s is dead and cannot be nominated."), name=seat.name, code="nominee_not_alive"
+            )
+        raise IllegalAction(
+            _("%(name)s has been exiled and cannot be nominated."), name=seat.name, code="nominee_not_alive"
+        )
     if target == g.president:
-        raise IllegalAction(_("%(name)s cannot nominate themself as chancellor."), name=seat.name)
+        raise IllegalAction(_("%(name)s cannot nominate themself as chancellor."), name=seat.name, code="self_target")
     if target in term_limited(g):
-        raise IllegalAction(_("%(name)s is term-limited and cannot be nominated."), name=seat.name)
+        raise IllegalAction(_("%(name)s is term-limited and cannot be nominated."), name=seat.name, code="term_limited")
 
 
 def nominate(g: GameState, target: int) -> None:

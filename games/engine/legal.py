@@ -69,7 +69,7 @@ def random_move(g: GameState, rnd: RandomSource) -> Action:
     """
     step = g.step
     if step == Step.GAME_OVER:
-        raise IllegalAction(_("The game is over."))
+        raise IllegalAction(_("The game is over."), code="game_over")
     if step in (Step.VOTE, Step.EXECUTION_VOTE):
         votes = g.votes
         for seat, s in enumerate(g.seats):

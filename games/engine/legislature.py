@@ -14,8 +14,8 @@ def check_in_hand(g: GameState, policy: str) -> None:
     """Only the card's holder gets this far (the actor is checked first), so the refusal reveals nothing."""
     if policy not in g.hand:
         if policy == "L":
-            raise IllegalAction(_("You hold no liberal policy to choose."))
-        raise IllegalAction(_("You hold no fascist policy to choose."))
+            raise IllegalAction(_("You hold no liberal policy to choose."), code="card_not_in_hand")
+        raise IllegalAction(_("You hold no fascist policy to choose."), code="card_not_in_hand")
 
 
 def discard(g: GameState, position: int) -> None:
@@ -50,9 +50,11 @@ def veto_allowed(g: GameState) -> bool:
 
 def check_veto(g: GameState) -> None:
     if g.fascist_policies < VETO_UNLOCKED_AT:
-        raise IllegalAction(_("The veto is unlocked only after the fifth fascist policy."))
+        raise IllegalAction(_("The veto is unlocked only after the fifth fascist policy."), code="veto_locked")
     if g.veto_refused:
-        raise IllegalAction(_("The president refused the veto: the chancellor must enact a policy."))
+        raise IllegalAction(
+            _("The president refused the veto: the chancellor must enact a policy."), code="veto_refused"
+        )
 
 
 def request_veto(g: GameState) -> None:

@@ -38,7 +38,7 @@ def names_in_game(g: GameState) -> set[str]:
 
 def check_new_name(g: GameState, name: str) -> None:
     if name in names_in_game(g):
-        raise IllegalAction(_("%(name)s is already in this game."), name=name)
+        raise IllegalAction(_("%(name)s is already in this game."), name=name, code="name_taken")
 
 
 def add_substitute(g: GameState, name: str) -> None:
@@ -60,7 +60,7 @@ def withdraw(g: GameState, name: str) -> None:
             g.pending.remove(entry)
             emit(g, "replacement_withdrawn", player=g.seats[entry.seat].name)
             return
-    raise IllegalAction(_("%(name)s is not waiting to take a seat in this game."), name=name)
+    raise IllegalAction(_("%(name)s is not waiting to take a seat in this game."), name=name, code="not_waiting")
 
 
 def excuse(g: GameState, index: int) -> None:
@@ -74,7 +74,9 @@ def schedule(g: GameState, kind: str, index: int, name: str | None = None) -> No
     """E8: an exile or a replacement, applied when the round under way ends (rounds._close_round)."""
     if any(entry.seat == index for entry in g.pending):
         raise IllegalAction(
-            _("%(name)s already has an exile or replacement waiting for the round's end."), name=g.seats[index].name
+            _("%(name)s already has an exile or replacement waiting for the round's end."),
+            name=g.seats[index].name,
+            code="already_pending",
         )
     if name is not None:
         check_new_name(g, name)
@@ -90,4 +92,4 @@ def cancel(g: GameState) -> None:
 def require_living_player(g: GameState, index: int) -> None:
     seat = g.seats[index]
     if seat.status != SeatStatus.ALIVE:
-        raise IllegalAction(_("%(name)s is not a living player."), name=seat.name)
+        raise IllegalAction(_("%(name)s is not a living player."), name=seat.name, code="target_not_alive")

@@ -47,11 +47,13 @@ def power_targets(g: GameState, step: Step) -> list[int]:
 def check_target(g: GameState, target: int) -> None:
     seat = g.seats[target]
     if seat.status != SeatStatus.ALIVE:
-        raise IllegalAction(_("%(name)s is not a living player."), name=seat.name)
+        raise IllegalAction(_("%(name)s is not a living player."), name=seat.name, code="target_not_alive")
     if target == g.president:
-        raise IllegalAction(_("The president cannot choose themself."))
+        raise IllegalAction(_("The president cannot choose themself."), code="self_target")
     if g.step == Step.INVESTIGATE and seat.investigated:
-        raise IllegalAction(_("%(name)s has already been investigated in this game."), name=seat.name)
+        raise IllegalAction(
+            _("%(name)s has already been investigated in this game."), name=seat.name, code="already_investigated"
+        )
 
 
 def use_power(g: GameState, target: int) -> None:

@@ -31,7 +31,7 @@ def post_message(
         state = game.load_state() if game.state else None
         refusal = posting_refusal(game, viewer_for(game, user, state), thread, state)
         if refusal:
-            raise GameError(refusal)
+            raise GameError(refusal, code="cannot_post")
         _check_rate(game, user, now)
         quoted = game.posts.filter(pk=quote_of, thread=thread, hidden_at=None).first() if quote_of else None
         post = Post.objects.create(
@@ -64,14 +64,14 @@ def edit_post(post_id: int, user, body: str, *, now: datetime | None = None) -> 
     with transaction.atomic():
         post = Post.objects.select_for_update().select_related("game").get(pk=post_id)
         if post.author_id != user.pk:
-            raise GameError(_("Only the author can edit a post."))
+            raise GameError(_("Only the author can edit a post."), code="not_the_author")
         if now - post.created_at > EDIT_WINDOW:
-            raise GameError(_("Posts can be edited for 15 minutes only."))
+            raise GameError(_("Posts can be edited for 15 minutes only."), code="edit_window_over")
         game = post.game
         state = game.load_state() if game.state else None
         refusal = posting_refusal(game, viewer_for(game, user, state), post.thread, state)
         if refusal:
-            raise GameError(refusal)
+            raise GameError(refusal, code="cannot_post")
         if body == post.body:
             return post
         PostRevision.objects.create(post=post, body=post.body, html=post.html, created_at=now)
@@ -107,21 +107,23 @@ def _claim_office(game: Game, user, round_number: int, cards: str) -> str:
     state = game.load_state() if game.state else None
     viewer = viewer_for(game, user, state)
     if game.status != Game.Status.RUNNING or not viewer.alive:
-        raise GameError(_("Only a living player of a running game can file a claim."))
+        raise GameError(_("Only a living player of a running game can file a claim."), code="not_seated")
     session = next((s for s in state.sessions if s.round == round_number), None)
     if session is None or not session.over:
         # R18: nothing is said about a session before it is over.
-        raise GameError(_("There was no legislative session of yours in that round."))
+        raise GameError(_("There was no legislative session of yours in that round."), code="no_such_session")
     if session.president_seat == viewer.seat.number:
         office = Claim.Office.PRESIDENT
     elif session.chancellor_seat == viewer.seat.number:
         office = Claim.Office.CHANCELLOR
     else:
-        raise GameError(_("There was no legislative session of yours in that round."))
+        raise GameError(_("There was no legislative session of yours in that round."), code="no_such_session")
     if len(cards) != CLAIM_CARDS[office] or set(cards) - {"L", "F"}:
-        raise GameError(_("A claim is %(count)s cards, each L or F.") % {"count": CLAIM_CARDS[office]})
+        raise GameError(
+            _("A claim is %(count)s cards, each L or F.") % {"count": CLAIM_CARDS[office]}, code="invalid_claim"
+        )
     if game.claims.filter(round=round_number, office=office).exists():
-        raise GameError(_("You have already filed your claim for that session."))
+        raise GameError(_("You have already filed your claim for that session."), code="already_claimed")
     return office
 
 
@@ -139,9 +141,9 @@ def mark_read(user, game: Game, thread: str, up_to: datetime) -> None:
 def _check_body(body: str) -> str:
     body = (body or "").strip()
     if not body:
-        raise GameError(_("A post needs some text."))
+        raise GameError(_("A post needs some text."), code="empty_post")
     if len(body) > MAX_LENGTH:
-        raise GameError(_("A post is at most %(count)s characters.") % {"count": MAX_LENGTH})
+        raise GameError(_("A post is at most %(count)s characters.") % {"count": MAX_LENGTH}, code="post_too_long")
     return body
 
 
@@ -150,7 +152,7 @@ def _check_rate(game: Game, user, now: datetime) -> None:
     limits = ((timedelta(minutes=1), settings.POSTS_PER_MINUTE), (timedelta(hours=1), settings.POSTS_PER_HOUR))
     for window, limit in limits:
         if Post.objects.filter(game=game, author=user, created_at__gt=now - window).count() >= limit:
-            raise GameError(_("You are posting too fast: wait a little and try again."))
+            raise GameError(_("You are posting too fast: wait a little and try again."), code="posting_too_fast")
 
 
 def _names(game: Game) -> set[str]:

@@ -65,12 +65,13 @@ def extend(
     has moved the deadline, the second no longer matches and is refused.
     """
     if not 0 < hours <= 24 * 30:
-        raise GameError(_("An extension is from 1 hour to 30 days."))
+        raise GameError(_("An extension is from 1 hour to 30 days."), code="out_of_range")
     with _changing(game_id, step, now) as change:
         game = change.game
         if seen_deadline is not None and seen_deadline != compute_deadline(game, change.state):
             raise GameError(
-                _("The deadline has changed since this page was loaded: nothing was done. Look again before acting.")
+                _("The deadline has changed since this page was loaded: nothing was done. Look again before acting."),
+                code="stale_deadline",
             )
         if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
             shift_anchors(game, timedelta(hours=hours))
@@ -122,12 +123,15 @@ def replace(
     """E8: `newcomer` (an existing account) takes the player's seat when the round ends; held against nobody."""
     account = get_user_model().objects.filter(username=newcomer).first()
     if account is None:
-        raise GameError(_("There is no account named %(name)s.") % {"name": newcomer})
+        raise GameError(_("There is no account named %(name)s.") % {"name": newcomer}, code="no_such_account")
     with _changing(game_id, step, now) as change:
         if _scheduled(change, "replace", username, newcomer):
             return False
         if knows_secrets(change.game, account):
-            raise GameError(_("%(name)s has seen this game's secrets and cannot play in it.") % {"name": newcomer})
+            raise GameError(
+                _("%(name)s has seen this game's secrets and cannot play in it.") % {"name": newcomer},
+                code="saw_secrets",
+            )
         play(change, {"type": "replace", "player": username, "name": newcomer}, MODERATOR, moderator)
         return True
 
@@ -144,7 +148,8 @@ def _changing(game_id: int, step: int | None, now: datetime | None) -> Iterator[
     with changing(game_id, now=now) as change:
         if step is not None and step != change.game.step_number:
             raise GameError(
-                _("The game has moved on since this page was loaded: nothing was done. Look again before acting.")
+                _("The game has moved on since this page was loaded: nothing was done. Look again before acting."),
+                code="stale_step",
             )
         yield change
 

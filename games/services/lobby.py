@@ -41,28 +41,30 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
         if game.status not in (Game.Status.OPEN, Game.Status.RUNNING) or (
             game.status == Game.Status.RUNNING and not as_substitute
         ):
-            raise GameError(_("This game is not open for sign-ups."))
+            raise GameError(_("This game is not open for sign-ups."), code="lobby_closed")
         if game.seats.filter(user=user).exists():
-            raise GameError(_("You are already in this game."))
+            raise GameError(_("You are already in this game."), code="already_joined")
         if knows_secrets(game, user):
             raise GameError(
-                _("You have seen this game's secrets (its graveyard or its moderation page): you cannot play in it.")
+                _("You have seen this game's secrets (its graveyard or its moderation page): you cannot play in it."),
+                code="saw_secrets",
             )
         if Ban.objects.filter(user=user, until__gt=now, lifted_at=None).exists():
-            raise GameError(_("A moderator has banned you from joining games for now."))
+            raise GameError(_("A moderator has banned you from joining games for now."), code="banned")
         if game.exile_lookback_games and has_recent_exile(user, game.exile_lookback_games):
             raise GameError(
                 _("This game refuses players exiled in any of their last %(count)s games.")
-                % {"count": game.exile_lookback_games}
+                % {"count": game.exile_lookback_games},
+                code="recently_exiled",
             )
         players = game.seats.filter(is_substitute=False).count()
         if not as_substitute and players >= game.player_count:
-            raise GameError(_("This game is full; you may still sign up as a substitute."))
+            raise GameError(_("This game is full; you may still sign up as a substitute."), code="game_full")
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(game=game, user=user, name=user.get_username(), is_substitute=as_substitute)
         except IntegrityError:
-            raise GameError(_("You are already in this game.")) from None
+            raise GameError(_("You are already in this game."), code="already_joined") from None
         if game.status == Game.Status.RUNNING:
             _add_substitutes(game, [seat], now)
         elif not as_substitute and players + 1 == game.player_count:
@@ -75,10 +77,12 @@ def leave_game(game_id: int, user) -> None:
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != Game.Status.OPEN:
-            raise GameError(_("You can only leave a game before it starts; ask a moderator to replace you."))
+            raise GameError(
+                _("You can only leave a game before it starts; ask a moderator to replace you."), code="game_started"
+            )
         deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
         if not deleted:
-            raise GameError(_("You are not in this game."))
+            raise GameError(_("You are not in this game."), code="not_in_game")
 
 
 def start_game(game: Game, now: datetime) -> None:
@@ -126,7 +130,7 @@ def request_resignation(game_id: int, user, *, now: datetime | None = None) -> S
         game = lock_game(game_id)
         seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
         if game.status != Game.Status.RUNNING or seat is None:
-            raise GameError(_("You do not hold a seat in this game, or it is not running."))
+            raise GameError(_("You do not hold a seat in this game, or it is not running."), code="not_seated")
         if seat.resign_requested_at is None:
             seat.resign_requested_at = now or timezone.now()
             seat.save(update_fields=["resign_requested_at"])

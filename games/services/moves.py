@@ -34,7 +34,7 @@ def check_move(game_id: int, user, move: dict, step_number: int, *, now: datetim
     now = now or timezone.now()
     game = Game.objects.get(pk=game_id)
     if game.status != Game.Status.RUNNING:
-        raise GameError(_("This game is not running."))
+        raise GameError(_("This game is not running."), code="game_not_running")
     seat = game.seats.filter(user=user).first()
     action = _action(game, seat, user, move, step_number, now)
     apply_or_refuse(game.load_state(), action)  # a copy read for the check, never stored
@@ -43,15 +43,19 @@ def check_move(game_id: int, user, move: dict, step_number: int, *, now: datetim
 def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, now: datetime) -> dict:
     """The replay action for a player's move, or the GameError that refuses it before the rules are asked."""
     if move.get("type") not in PLAYER_MOVES:
-        raise GameError(_("Unknown move."))
+        raise GameError(_("Unknown move."), code="unknown_move")
     if game.paused_at is not None:
-        raise GameError(_("The game is paused: moves are closed until a moderator resumes it."))
+        raise GameError(_("The game is paused: moves are closed until a moderator resumes it."), code="game_paused")
     if step_number != game.step_number:
-        raise GameError(_("The game has moved on since this page was loaded: nothing was done. Reload it."))
+        raise GameError(
+            _("The game has moved on since this page was loaded: nothing was done. Reload it."), code="stale_step"
+        )
     if game.deadline is not None and now >= game.deadline:
-        raise GameError(_("The deadline for this step has passed: its outcome is being applied."))
+        raise GameError(
+            _("The deadline for this step has passed: its outcome is being applied."), code="deadline_passed"
+        )
     if seat is None or not seat.active or seat.number is None:
-        raise GameError(_("You do not hold a seat in this game."))
+        raise GameError(_("You do not hold a seat in this game."), code="not_seated")
     fields = ACTION_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
     kept = {key: value for key, value in move.items() if key in fields}
     return {"type": move["type"], **kept, "by": user.get_username()}

@@ -102,9 +102,9 @@ def apply_or_refuse(state: GameState, action: dict) -> list[dict]:
         check_action_shape(action)
         return apply(state, to_action(state, action))
     except IllegalAction as error:
-        raise GameError(gettext(error.template) % error.params) from None
+        raise GameError(gettext(error.template) % error.params, code=error.code) from None
     except ScriptError as error:
-        raise GameError(str(error)) from None
+        raise GameError(str(error), code="invalid_move") from None
 
 
 def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
@@ -318,7 +318,7 @@ def lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise GameError(_("There is no such game.")) from None
+        raise GameError(_("There is no such game."), code="no_such_game") from None
 
 
 @contextmanager
@@ -330,7 +330,7 @@ def changing(game_id: int, *, now: datetime | None = None, running: bool = True)
     with transaction.atomic():
         game = lock_game(game_id)
         if running and game.status != Game.Status.RUNNING:
-            raise GameError(_("This game is not running."))
+            raise GameError(_("This game is not running."), code="game_not_running")
         change = begin(game, now or timezone.now())
         yield change
         persist([change])

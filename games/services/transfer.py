@@ -88,7 +88,7 @@ def export_script(game: Game) -> dict:
     """The game as a replay script: its set-up, the random scheme it was dealt with, and every action applied,
     moderators' included. It holds the seed and every secret: for moderators and for finished games."""
     if game.setup is None:
-        raise GameError("This game has not started: there is nothing to export.")
+        raise GameError("This game has not started: there is nothing to export.", code="game_not_started")
     actions = list(game.actions.order_by("index").values_list("action", flat=True))
     # Games set up before named streams stored no scheme: they were dealt from a single stream.
     setup = {key: value for key, value in game.setup.items() if key != "settings"}  # stored by earlier versions
