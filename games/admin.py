@@ -8,6 +8,8 @@ from django.db.models import Q
 from .models import (
     Absence,
     ActionRecord,
+    ApiRequestCount,
+    ApiToken,
     Claim,
     Game,
     GameEvent,
@@ -186,5 +188,16 @@ class InboundEmailAdmin(admin.ModelAdmin):
     raw_id_fields = ("user", "game", "post")
 
 
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens by owner; only a digest is kept, so nothing here can be used to call the API."""
+
+    list_display = ("name", "user", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("scope",)
+    raw_id_fields = ("user",)
+    exclude = ("digest",)
+
+
+admin.site.register(ApiRequestCount)
 admin.site.register(ThreadRead)
 admin.site.register(SweepRun)

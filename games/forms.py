@@ -6,7 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .models import Game, Post, Profile
+from .models import ApiToken, Game, Post, Profile
 from .services.moves import PLAYER_MOVES
 from .zones import zone_choices
 
@@ -176,3 +176,10 @@ class ProfileForm(ZoneChoices, forms.ModelForm):
 
 def to_local(moment, zone_name: str):
     return timezone.localtime(moment, ZoneInfo(zone_name))
+
+
+class ApiTokenForm(forms.ModelForm):
+    class Meta:
+        model = ApiToken
+        fields = ["name", "scope"]
+        widgets = {"scope": forms.RadioSelect}

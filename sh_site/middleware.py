@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.shortcuts import render
 from django.utils import timezone, translation
+from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.translation import gettext as _
 
 MAX_PATH = 2_000
@@ -75,3 +76,20 @@ def _query(request):
     for key, values in request.GET.lists():
         for value in values:
             yield key, value
+
+
+def api_etags(get_response):
+    """Every read of the API answers with an ETag (a digest of its body) and a 304, with no body, when the
+    caller's If-None-Match holds it: a bridge that polls a game pays little when nothing changed."""
+
+    def middleware(request):
+        response = get_response(request)
+        if request.method in ("GET", "HEAD") and request.path.startswith("/api/v1/") and response.status_code == 200:
+            if not response.streaming and not response.has_header("ETag"):
+                set_response_etag(response)
+            conditional = get_conditional_response(request, etag=response.get("ETag"), response=response)
+            if conditional is not None and conditional is not response:
+                return conditional
+        return response
+
+    return middleware

@@ -42,6 +42,7 @@ MIDDLEWARE = [
     "sh_site.middleware.user_preferences",
     "sh_site.middleware.content_security_policy",
     "sh_site.middleware.refuse_malformed_input",
+    "sh_site.middleware.api_etags",
 ]
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -115,6 +116,8 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "moderator@localhost")
 # server). Empty: emails carry no reply address and say to answer on the site.
 REPLY_ADDRESS = env_str("REPLY_ADDRESS", "")
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 1_000_000)  # a longer reply is dropped unread
+# The API (issue 17): requests per token per minute, counted in the database every process shares.
+API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 120)
 # Replies through a hosted mail service's inbound webhook (django-anymail): /inbound/mailgun/, /inbound/postmark/,
 # /inbound/amazon_ses/. The basic-auth secret ("user:password") the service is given in its webhook URL; Mailgun's
 # signing key as well. Unset: those URLs answer 404.

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 import sh_site.converters  # noqa: F401  (the <id:...> converter)
+from games.api import api
 from games.views.inbound import inbound_webhook
 from moderation.views import healthz
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("moderation/", include("moderation.urls")),
     path("healthz", healthz, name="healthz"),
     path("inbound/<str:service>/", inbound_webhook, name="inbound_webhook"),
+    path("api/v1/", api.urls),
     path("", include("games.urls")),
 ]
 if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_views.py)

@@ -12,9 +12,9 @@ SOURCES = [p for d in ("games", "moderation") for p in (ROOT / d).rglob("*.py") 
 def refusals():
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-                if getattr(node.exc.func, "id", None) in ("IllegalAction", "GameError"):
-                    yield f"{path.relative_to(ROOT)}:{node.lineno}", node.exc
+            call = node.exc if isinstance(node, ast.Raise) else None
+            if isinstance(call, ast.Call) and getattr(call.func, "id", None) in ("IllegalAction", "GameError"):
+                yield f"{path.relative_to(ROOT)}:{node.lineno}", call
 
 
 def test_every_refusal_is_raised_with_its_code():

@@ -1,3 +1,4 @@
+from .api import ApiRequestCount, ApiToken
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
 from .notify import InboundEmail, Notification, SentEmail
@@ -6,6 +7,8 @@ from .profile import Profile
 __all__ = [
     "Absence",
     "ActionRecord",
+    "ApiRequestCount",
+    "ApiToken",
     "Claim",
     "Game",
     "GameEvent",

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from games.forms import AbsenceForm, ProfileForm, aware
-from games.models import Absence, Game, Profile
+from games.forms import AbsenceForm, ApiTokenForm, ProfileForm, aware
+from games.models import Absence, ApiToken, Game, Profile
 from games.services import participation_record
 from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
@@ -97,3 +97,34 @@ def choose_language(request):
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         Profile.objects.filter(pk=Profile.of(request.user, request).pk).update(language=language)
     return set_language(request)
+
+
+@login_required
+def api_tokens(request):
+    """The user's API tokens: made here (the token shown once, then only its first characters), and revoked."""
+    form = ApiTokenForm(request.POST or None)
+    secret = ""
+    if request.method == "POST" and form.is_valid():
+        secret = ApiToken.new_secret()
+        token = form.save(commit=False)
+        token.user, token.created_at = request.user, timezone.now()
+        token.digest, token.prefix = ApiToken.digest_of(secret), secret[:8]
+        token.save()
+        form = ApiTokenForm()
+    tokens = ApiToken.objects.filter(user=request.user, revoked_at=None)
+    return render(
+        request,
+        "games/api_tokens.html",
+        {"form": form, "tokens": tokens, "secret": secret, "docs": reverse("api:openapi-view")},
+    )
+
+
+@login_required
+@require_POST
+def revoke_api_token(request, token_id: int):
+    revoked = ApiToken.objects.filter(pk=token_id, user=request.user, revoked_at=None).update(revoked_at=timezone.now())
+    if revoked:
+        messages.success(request, _("The token is revoked: it no longer works."))
+    else:
+        messages.info(request, _("Nothing changed: it was already done."))
+    return redirect("games:api_tokens")
