@@ -70,8 +70,8 @@ def build_world() -> dict[str, list[str]]:
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",
                f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/"],
-        "ann": ["/", "/games/new/", "/profile/", "/profile/absences/", "/notifications/", "/users/ann/",
-                f"/games/{nomination.pk}/", f"/games/{discard.pk}/"],
+        "ann": ["/", "/games/new/", "/profile/", "/profile/absences/", "/profile/tokens/", "/notifications/",
+                "/users/ann/", f"/games/{nomination.pk}/", f"/games/{discard.pk}/"],
         "cat": [f"/games/{ballot.pk}/", f"/games/{special.pk}/"],
         "bob": [f"/games/{investigation.pk}/", f"/games/{enact.pk}/"],
         "eve": [f"/games/{execute.pk}/", f"/games/{execution_vote.pk}/"],
