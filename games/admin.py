@@ -22,6 +22,8 @@ from .models import (
     SentEmail,
     SweepRun,
     ThreadRead,
+    WebhookDelivery,
+    WebhookSubscription,
 )
 
 SECRET_FIELDS = ("state", "setup", "seed")
@@ -196,6 +198,21 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_filter = ("scope",)
     raw_id_fields = ("user",)
     exclude = ("digest",)
+
+
+@admin.register(WebhookSubscription)
+class WebhookSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ("kind", "url", "owner", "game", "created_at", "failures", "disabled_at", "last_success_at")
+    list_filter = ("kind",)
+    raw_id_fields = ("owner", "game")
+    exclude = ("secret",)
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(admin.ModelAdmin):
+    list_display = ("event", "subscription", "status", "attempts", "created_at", "due_at", "last_error")
+    list_filter = ("status", "event")
+    raw_id_fields = ("subscription",)
 
 
 admin.site.register(ApiRequestCount)

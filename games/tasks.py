@@ -9,6 +9,7 @@ from .models import SweepRun
 from .services import close_stale_lobbies, sweep_due_deadlines
 from .services.mail import send_due_emails
 from .services.notify import queue_reminders
+from .services.webhooks import deliver_due
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,14 @@ def send_emails() -> int:
     sent = send_due_emails()
     SweepRun.record(SweepRun.Task.OUTBOX, sent)
     return sent
+
+
+@shared_task(name="games.deliver_webhooks", ignore_result=True)
+def deliver_webhooks() -> int:
+    """The webhooks' outbox: every delivery due. Run by beat, and queued after a commit that enqueued some."""
+    delivered = deliver_due()
+    SweepRun.record(SweepRun.Task.WEBHOOKS, delivered)
+    return delivered
 
 
 def send_emails_soon() -> None:

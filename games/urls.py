@@ -2,7 +2,7 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> converter)
 
-from .views import lobby, notifications, panel, profile, thread
+from .views import lobby, notifications, panel, profile, thread, webhooks
 
 app_name = "games"
 urlpatterns = [
@@ -28,6 +28,9 @@ urlpatterns = [
     path("users/<str:username>/", profile.user_profile, name="user_profile"),
     path("profile/", profile.edit_profile, name="edit_profile"),
     path("profile/tokens/", profile.api_tokens, name="api_tokens"),
+    path("profile/webhooks/", webhooks.my_webhooks, name="my_webhooks"),
+    path("games/<id:game_id>/webhooks/", webhooks.game_webhooks, name="game_webhooks"),
+    path("webhooks/<id:subscription_id>/delete/", webhooks.delete_webhook, name="delete_webhook"),
     path("profile/tokens/<id:token_id>/revoke/", profile.revoke_api_token, name="revoke_api_token"),
     path("profile/delete/", profile.delete, name="delete_account"),
     path("language/", profile.choose_language, name="set_language"),

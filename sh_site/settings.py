@@ -118,6 +118,10 @@ REPLY_ADDRESS = env_str("REPLY_ADDRESS", "")
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 1_000_000)  # a longer reply is dropped unread
 # The API (issue 17): requests per token per minute, counted in the database every process shares.
 API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 120)
+# Webhooks (issue 18): addresses a webhook URL may resolve to although not public (tests: 127.0.0.1), and the
+# time a receiver has to connect and answer.
+WEBHOOK_ALLOWED_ADDRESSES = env_list("WEBHOOK_ALLOWED_ADDRESSES", [])
+WEBHOOK_TIMEOUT_SECONDS = env_int("WEBHOOK_TIMEOUT_SECONDS", 5)
 # Replies through a hosted mail service's inbound webhook (django-anymail): /inbound/mailgun/, /inbound/postmark/,
 # /inbound/amazon_ses/. The basic-auth secret ("user:password") the service is given in its webhook URL; Mailgun's
 # signing key as well. Unset: those URLs answer 404.
@@ -155,7 +159,7 @@ BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
 # Posting limits per person and game: far above a heated discussion, low enough to stop a flood.
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 8)
 POSTS_PER_HOUR = env_int("POSTS_PER_HOUR", 120)
-# Four periodic tasks, each on its own so that one failing (a mail server down) never stops the others. A run
+# Five periodic tasks, each on its own so that one failing (a mail server down) never stops the others. A run
 # that could not start in time is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULE = {
     name: {"task": task, "schedule": SWEEP_INTERVAL_SECONDS, "options": {"expires": SWEEP_INTERVAL_SECONDS}}
@@ -164,6 +168,7 @@ CELERY_BEAT_SCHEDULE = {
         ("close-lobbies", "games.close_lobbies"),
         ("queue-reminders", "games.queue_reminders"),
         ("send-emails", "games.send_emails"),
+        ("deliver-webhooks", "games.deliver_webhooks"),
     )
 }
 CELERY_BEAT_SCHEDULE_FILENAME = env_str("BEAT_SCHEDULE_FILE", str(BASE_DIR / "var" / "celerybeat-schedule"))

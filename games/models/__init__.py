@@ -3,6 +3,7 @@ from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
 from .notify import InboundEmail, Notification, SentEmail
 from .profile import Profile
+from .webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
     "Absence",
@@ -21,4 +22,6 @@ __all__ = [
     "SentEmail",
     "SweepRun",
     "ThreadRead",
+    "WebhookDelivery",
+    "WebhookSubscription",
 ]

@@ -332,6 +332,7 @@ class SweepRun(models.Model):
         LOBBIES = "lobbies", _("Lobbies")
         REMINDERS = "reminders", _("Reminders")
         OUTBOX = "outbox", _("Emails")
+        WEBHOOKS = "webhooks", _("Webhooks")
 
     task = models.CharField(max_length=20, choices=Task.choices, unique=True, default=Task.DEADLINES)
     finished_at = models.DateTimeField()

@@ -16,6 +16,7 @@ class Notification(models.Model):
         ABSENCE = "absence", _("Absence confirmed")
         EVENT = "event", _("Game event")
         MENTION = "mention", _("Mention")
+        WEBHOOK = "webhook", _("Webhook disabled")
 
     class Email(models.TextChoices):
         NONE = "none", _("Not emailed")

@@ -14,6 +14,7 @@ from games.models import Claim, Game, Post, PostRevision, ThreadRead
 from .errors import GameError
 from .notify import notify_mentions
 from .play import lock_game
+from .webhooks import enqueue_post
 
 EDIT_WINDOW = timedelta(minutes=15)
 MAX_LENGTH = 20_000
@@ -49,6 +50,7 @@ def post_message(
         if mentioned:
             seats = game.seats.filter(name__in=mentioned, user__isnull=False)
             notify_mentions(game, post.pk, user, list(seats.values_list("user_id", flat=True)), now)
+        enqueue_post(game, post, now)
         return post
 
 

@@ -47,6 +47,7 @@ CATEGORIES = {
     Notification.Kind.ABSENCE: "absences",
     Notification.Kind.EVENT: "events",
     Notification.Kind.MENTION: "mentions",
+    Notification.Kind.WEBHOOK: "warnings",
 }
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 # category -> (the profile field that turns it off, its value when off, its name in emails)

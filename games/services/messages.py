@@ -55,6 +55,10 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
                 "start": when(datetime.fromisoformat(data["starts_at"])),
                 "end": when(datetime.fromisoformat(data["ends_at"])),
             }
+        case Notification.Kind.WEBHOOK:
+            return _("Your webhook to %(url)s failed for a day: it is disabled. Fix the address and make it again.") % {
+                "url": data["url"]
+            }
         case Notification.Kind.MENTION:
             return _("%(name)s mentioned you in %(game)s.") % {"name": data["by"], "game": name}
     event = {key: value for key, value in data.items() if key != "event"}

@@ -13,6 +13,8 @@ from django.utils import timezone
 from games.engine import waiting_for
 from games.models import Game, Notification, Profile
 
+from .webhooks import enqueue_changes, enqueue_notices
+
 if TYPE_CHECKING:
     from .play import Change
 
@@ -44,12 +46,13 @@ REMINDER_CHOICES = {"none": (), "3": (3,), "24": (24,), "both": (24, 3)}
 
 
 def notify_changes(changes: "list[Change]") -> None:
-    """ "Your move" for whoever starts to owe a move, warnings and exiles (E7), and digest events."""
+    """ "Your move" for whoever starts to owe a move, warnings and exiles (E7), and digest events; and the
+    webhooks of the changed games and of those notices, found in one query for the whole batch."""
     pending = []
     for change in changes:
         pending += _your_moves(change) + _from_events(change)
-    if pending:
-        _create(pending, now=changes[0].now)
+    rows = _make(pending, now=changes[0].now, email=None) if pending else []
+    enqueue_changes(changes, rows)
 
 
 def _your_moves(change: "Change") -> list[tuple]:
@@ -146,6 +149,13 @@ def _says_nothing_new(game: Game, moment: datetime) -> bool:
 
 def _create(pending: list[tuple], *, now: datetime | None = None, email: bool | None = None) -> int:
     now = now or timezone.now()
+    rows = _make(pending, now=now, email=email)
+    enqueue_notices(rows, now)  # a notice made twice is one delivery: its key is the notice's
+    return len(rows)
+
+
+def _make(pending: list[tuple], *, now: datetime, email: bool | None) -> list[Notification]:
+    """The notification rows (each at most once: its key is unique); returns the rows asked for."""
     profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in={item[0] for item in pending})}
     rows = []
     for user_id, game, kind, data, key in pending:
@@ -158,7 +168,14 @@ def _create(pending: list[tuple], *, now: datetime | None = None, email: bool | 
         elif kind == Notification.Kind.EVENT:
             continue  # game events go to those who asked for the digest only
         rows.append(row)
-    return len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
+    return Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def notify_webhook_disabled(subscription, now: datetime) -> None:
+    """A subscription's URL failed for a day: its owner is told, by email too."""
+    data = {"url": subscription.url[:200], "kind": subscription.kind}
+    key = f"webhook:{subscription.pk}:{now.isoformat()}"
+    _create([(subscription.owner_id, subscription.game, Notification.Kind.WEBHOOK, data, key)], now=now, email=True)
 
 
 def next_digest(now: datetime, zone: str) -> datetime:

@@ -283,7 +283,7 @@ def persist(changes: list[Change]) -> None:
             by_amount.setdefault(amount, []).append(seat_id)
     for amount, seat_ids in by_amount.items():
         Seat.objects.filter(pk__in=seat_ids).update(rounds_missed=F("rounds_missed") + amount)
-    notify_changes(changes)
+    notify_changes(changes)  # and the webhooks
 
 
 def _save_games(games: list[Game]) -> None:

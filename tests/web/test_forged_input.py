@@ -30,7 +30,7 @@ FIELDS = [
     "action", "step", "step_number", "reason", "hours", "player", "newcomer", "type", "target", "vote", "policy",
     "accept", "round", "cards", "starts_at", "ends_at", "days", "hide", "next", "resolution", "body", "thread",
     "quote_of", "language", "confirm", "as", "q", "login", "password", "email", "name", "display_name",
-    "time_zone", "reminders", "confirmed", "back", "preview", "reply_by_email", "scope",
+    "time_zone", "reminders", "confirmed", "back", "preview", "reply_by_email", "scope", "url",
 ]  # fmt: skip
 # Free text is any text: "abc" in a post or a report is a post or a report, not a forgery.
 TYPED = [field for field in FIELDS if field not in {"reason", "resolution", "body", "display_name", "q", "confirm"}]

@@ -1,0 +1,362 @@
+"""Webhooks (issue 18): deliveries made in the same transaction as what they announce, sent at least once.
+
+What is sent:
+- to a game's subscriptions: its public events as they happen (`game.events`, with the deadline) and each new
+  post of the game thread (`post.created`): what anyone reading the game's page sees;
+- to a user's notice subscriptions: `notice.your_move` and `notice.reminder`, with the game, the step and the
+  deadline and the API address where the owner's token reads the rest. Never a role, a hand or a result: such
+  notices are often posted into shared chat rooms.
+
+How (README: Webhooks): a POST of JSON, signed with the subscription's secret: the header
+`X-SH-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>." + body>`; `X-SH-Delivery` is the idempotency key (the
+same for every try of one delivery); `X-SH-Event` the event's name. A 2xx answer is a delivery; anything else
+(a redirect too: none is followed) is retried after 1, 2, 4 ... minutes, at most hourly, for a day; then the
+delivery is abandoned, the subscription disabled and its owner told. The address is checked when connecting,
+not only when saved (DNS rebinding): every address the name resolves to must be public (no loopback,
+link-local, private, unique-local, IPv4-mapped private, multicast or reserved address) unless it is listed in
+WEBHOOK_ALLOWED_ADDRESSES, and the connection goes to the address checked. Short timeouts; the response body is
+read (a little of it) and never kept.
+"""
+
+import hashlib
+import hmac
+import http.client
+import ipaddress
+import json
+import logging
+import socket
+import ssl
+import time
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubscription
+
+log = logging.getLogger(__name__)
+
+GIVE_UP_AFTER = timedelta(days=1)
+MAX_DELAY = timedelta(hours=1)
+CLAIM_TIMEOUT = timedelta(minutes=10)
+BATCH = 50
+READ_AT_MOST = 65_536
+NOTICE_KINDS = {Notification.Kind.YOUR_MOVE: "notice.your_move", Notification.Kind.REMINDER: "notice.reminder"}
+
+
+# Enqueued in the transaction of the change (so that nothing announced is lost, and nothing is announced that
+# was rolled back)
+
+
+def enqueue_changes(changes, notices: list[Notification]) -> None:
+    """The public events of each changed game for its subscriptions, and the notices just made for their owners'
+    subscriptions: one query for a whole batch of changes."""
+    changed = {change.game.pk: change for change in changes if change.events}
+    notices = [n for n in notices if n.kind in NOTICE_KINDS and n.game_id is not None]
+    if not changed and not notices:
+        return
+    subscriptions = list(
+        _active().filter(
+            Q(kind=WebhookSubscription.Kind.GAME, game_id__in=changed)
+            | Q(kind=WebhookSubscription.Kind.NOTICES, owner_id__in={n.user_id for n in notices})
+        )
+    )
+    if not subscriptions:
+        return
+    now = changes[0].now
+    rows = []
+    for subscription in subscriptions:
+        if subscription.kind == WebhookSubscription.Kind.GAME:
+            rows.append(_events(subscription, changed[subscription.game_id]))
+    games = {change.game.pk: change.game for change in changes}
+    rows += _notices([s for s in subscriptions if s.kind == WebhookSubscription.Kind.NOTICES], notices, games, now)
+    _enqueue(rows)
+
+
+def _events(subscription: WebhookSubscription, change) -> WebhookDelivery:
+    game = change.game
+    events = [{"index": e.index, "type": e.type, **e.data} for e in change.events]
+    body = {
+        "event": "game.events",
+        **_game(game),
+        "step_number": game.step_number,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "events": events,
+    }
+    return _delivery(subscription, f"events:{game.pk}:{events[0]['index']}", body, change.now)
+
+
+def enqueue_post(game: Game, post: Post, now: datetime) -> None:
+    """A new post of the game thread, for the game's subscriptions."""
+    if post.thread != Post.Thread.MAIN:
+        return
+    author = post.author.get_username() if post.author else None
+    body = {
+        "event": "post.created",
+        **_game(game),
+        "post": {"id": post.pk, "author": author, "body": post.body, "created_at": post.created_at.isoformat()},
+    }
+    rows = [
+        _delivery(subscription, f"post:{post.pk}", body, now)
+        for subscription in _active().filter(kind=WebhookSubscription.Kind.GAME, game=game)
+    ]
+    _enqueue(rows)
+
+
+def enqueue_notices(notices: list[Notification], now: datetime) -> None:
+    """Notices made outside a change (reminders), for their owners' subscriptions."""
+    notices = [n for n in notices if n.kind in NOTICE_KINDS and n.game_id is not None]
+    if not notices:
+        return
+    subscriptions = list(
+        _active().filter(kind=WebhookSubscription.Kind.NOTICES, owner_id__in={n.user_id for n in notices})
+    )
+    if subscriptions:
+        owners = {s.owner_id for s in subscriptions}
+        games = Game.objects.defer("state").in_bulk({n.game_id for n in notices if n.user_id in owners})
+        _enqueue(_notices(subscriptions, notices, games, now))
+
+
+def _notices(subscriptions, notices: list[Notification], games: dict, now: datetime) -> list[WebhookDelivery]:
+    """ "Your move" and reminders: what and by when, and where the owner's token reads the rest. No secret."""
+    by_owner: dict[int, list[WebhookSubscription]] = {}
+    for subscription in subscriptions:
+        by_owner.setdefault(subscription.owner_id, []).append(subscription)
+    rows = []
+    for notice in notices:
+        game = games.get(notice.game_id)
+        for subscription in by_owner.get(notice.user_id, []) if game is not None else []:
+            body = {
+                "event": NOTICE_KINDS[notice.kind],
+                **_game(game),
+                "step_number": notice.data.get("step_number"),
+                "deadline": notice.data.get("deadline"),
+                "panel": _absolute(f"/api/v1/games/{game.pk}/me"),
+            }
+            rows.append(_delivery(subscription, f"notice:{notice.key}", body, now))
+    return rows
+
+
+def _active():
+    return WebhookSubscription.objects.filter(disabled_at=None)
+
+
+def _game(game: Game) -> dict:
+    return {
+        "game": {
+            "id": game.pk,
+            "name": game.name,
+            "url": _absolute(game.get_absolute_url()),
+            "api": _absolute(f"/api/v1/games/{game.pk}"),
+        }
+    }
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _delivery(subscription: WebhookSubscription, key: str, body: dict, now: datetime) -> WebhookDelivery:
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return WebhookDelivery(
+        subscription=subscription, key=key, event=body["event"], body=text, created_at=now, due_at=now
+    )
+
+
+def _enqueue(rows: list[WebhookDelivery]) -> None:
+    if rows:
+        WebhookDelivery.objects.bulk_create(rows, ignore_conflicts=True)  # the same event twice: one delivery
+        transaction.on_commit(_deliver_soon)
+
+
+def _deliver_soon() -> None:
+    from games.tasks import deliver_webhooks
+
+    try:
+        deliver_webhooks.apply_async(retry=False)
+    except Exception:  # the broker away: the beat's next run delivers them
+        log.warning("could not queue games.deliver_webhooks; the next run will deliver", exc_info=True)
+
+
+# Sent outside any transaction, at least once
+
+
+def deliver_due(*, now: datetime | None = None) -> int:
+    """Send every delivery due; returns how many were delivered. (`now` fixed: for tests.)"""
+    delivered = 0
+    while claimed := _claim(now or timezone.now()):
+        for delivery in claimed:
+            delivered += _attempt(delivery, now or timezone.now())
+    return delivered
+
+
+def _claim(now: datetime) -> list[WebhookDelivery]:
+    due = Q(status=WebhookDelivery.Status.PENDING, due_at__lte=now) | Q(
+        status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - CLAIM_TIMEOUT
+    )
+    with transaction.atomic():
+        rows = list(
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(due)
+            .select_related("subscription")
+            .order_by("due_at", "pk")[:BATCH]
+        )
+        WebhookDelivery.objects.filter(pk__in=[row.pk for row in rows]).update(
+            status=WebhookDelivery.Status.SENDING, claimed_at=now
+        )
+    return rows
+
+
+def _attempt(delivery: WebhookDelivery, now: datetime) -> int:
+    subscription = delivery.subscription
+    if subscription.disabled_at is not None:
+        _finish(delivery, WebhookDelivery.Status.ABANDONED, "the subscription is disabled")
+        return 0
+    try:
+        status = send(subscription.url, subscription.secret, delivery)
+        error = "" if 200 <= status < 300 else f"HTTP {status}"
+    except (OSError, http.client.HTTPException, BlockedAddress, ValueError) as failure:
+        error = f"{type(failure).__name__}: {failure}"[:200]
+    delivery.attempts += 1
+    if not error:
+        delivery.delivered_at = now
+        _finish(delivery, WebhookDelivery.Status.DELIVERED, "")
+        WebhookSubscription.objects.filter(pk=subscription.pk).update(failures=0, last_success_at=now)
+        return 1
+    if now - delivery.created_at >= GIVE_UP_AFTER:
+        _finish(delivery, WebhookDelivery.Status.ABANDONED, error)
+        _disable(subscription, now)
+        return 0
+    delay = min(timedelta(minutes=2 ** (delivery.attempts - 1)), MAX_DELAY)
+    delivery.status, delivery.due_at, delivery.last_error = WebhookDelivery.Status.PENDING, now + delay, error
+    delivery.save(update_fields=["status", "due_at", "last_error", "attempts"])
+    WebhookSubscription.objects.filter(pk=subscription.pk).update(failures=subscription.failures + 1)
+    return 0
+
+
+def _finish(delivery: WebhookDelivery, status: str, error: str) -> None:
+    delivery.status, delivery.last_error = status, error
+    delivery.save(update_fields=["status", "last_error", "attempts", "delivered_at"])
+
+
+def _disable(subscription: WebhookSubscription, now: datetime) -> None:
+    """A day of failures: the subscription stops, what waits for it is abandoned, and its owner is told."""
+    from .notify import notify_webhook_disabled
+
+    with transaction.atomic():
+        if not WebhookSubscription.objects.filter(pk=subscription.pk, disabled_at=None).update(disabled_at=now):
+            return
+        subscription.deliveries.filter(status=WebhookDelivery.Status.PENDING).update(
+            status=WebhookDelivery.Status.ABANDONED, last_error="the subscription is disabled"
+        )
+        notify_webhook_disabled(subscription, now)
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    """The signature header's value (README: Webhooks, with a receiver's check)."""
+    digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={digest}"
+
+
+def send(url: str, secret: str, delivery: WebhookDelivery) -> int:
+    """POST the delivery to `url` through a connection to a checked address; its HTTP status."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("a webhook URL is http or https, with a host")
+    body = delivery.body.encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": f"{settings.SITE_NAME} webhooks",
+        "X-SH-Event": delivery.event,
+        "X-SH-Delivery": delivery.key,
+        "X-SH-Signature": signature(secret, int(time.time()), body),
+    }
+    timeout = settings.WEBHOOK_TIMEOUT_SECONDS
+    if parts.scheme == "https":
+        connection = _CheckedHTTPS(parts.hostname, parts.port or 443, timeout=timeout)
+    else:
+        connection = _CheckedHTTP(parts.hostname, parts.port or 80, timeout=timeout)
+    try:
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read(READ_AT_MOST)  # read a little, keep nothing
+        return response.status
+    finally:
+        connection.close()
+
+
+def check_url(url: str) -> str:
+    """Why webhooks may not post to `url` now, or "" (checked again at every delivery: DNS answers change)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return _("A webhook URL starts with https:// (or http://) and names a host.")
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError):
+        return _("%(host)s does not resolve to an address.") % {"host": parts.hostname}
+    if not all(allowed(info[4][0]) for info in infos):
+        return _("%(host)s resolves to a private or local address, which webhooks may not reach.") % {
+            "host": parts.hostname
+        }
+    return ""
+
+
+class BlockedAddress(Exception):
+    """The URL's name resolves to an address webhooks may not reach."""
+
+
+def allowed(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if str(ip) in settings.WEBHOOK_ALLOWED_ADDRESSES:
+        return True
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return not (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or (isinstance(ip, ipaddress.IPv4Address) and ip in ipaddress.ip_network("100.64.0.0/10"))  # shared (CGN)
+    )
+
+
+def checked_socket(host: str, port: int, timeout: float) -> socket.socket:
+    """A socket connected to an address of `host` that every one of its addresses passes (checked now, when
+    connecting: a name that changes its answers after being saved reaches nothing it may not)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    if not infos:
+        raise BlockedAddress(f"{host} has no address")
+    for _family, _type, _proto, _name, address in infos:
+        if not allowed(address[0]):
+            raise BlockedAddress(f"{host} resolves to {address[0]}, which webhooks may not reach")
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+class _CheckedHTTP(http.client.HTTPConnection):
+    def connect(self) -> None:
+        self.sock = checked_socket(self.host, self.port, self.timeout)
+
+
+class _CheckedHTTPS(http.client.HTTPSConnection):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, context=ssl.create_default_context(), **kwargs)
+
+    def connect(self) -> None:
+        self.sock = self._context.wrap_socket(
+            checked_socket(self.host, self.port, self.timeout), server_hostname=self.host
+        )

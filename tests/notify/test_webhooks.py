@@ -1,0 +1,196 @@
+"""Issue 18: webhooks. Deliveries signed, with an idempotency key, at least once with a growing delay for a day,
+then the subscription disabled and its owner told; targets checked when connecting (no private address unless
+allowed: the tests allow 127.0.0.1 only); notices carry no secret. A real HTTP receiver on loopback."""
+
+import hashlib
+import hmac
+import json
+import threading
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from django.utils import timezone
+
+from games.models import Notification, WebhookDelivery, WebhookSubscription
+from games.services import make_move
+from games.services.forum import post_message
+from games.services.notify import queue_reminders
+from games.services.webhooks import allowed, check_url, deliver_due
+from tests.factories import make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+class Receiver:
+    """An HTTP server on a free loopback port that records what it is sent and answers `status`."""
+
+    def __init__(self, status: int = 200):
+        self.status, self.received = status, []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append((dict(self.headers), body))
+                self.send_response(receiver.status)
+                if 300 <= receiver.status < 400:
+                    self.send_header("Location", "http://127.0.0.1:1/elsewhere")
+                self.end_headers()
+                self.wfile.write(b"the receiver's own words, never kept")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver(settings):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    server = Receiver()
+    yield server
+    server.close()
+
+
+def subscribe(kind: str, url: str, *, owner: str = "ann", game=None) -> WebhookSubscription:
+    return WebhookSubscription.objects.create(
+        owner=make_user(owner), kind=kind, game=game, url=url, secret="whsec_test", created_at=timezone.now()
+    )
+
+
+def check_signature(headers: dict, body: bytes, secret: str = "whsec_test") -> bool:
+    """What a receiver does (README: Webhooks)."""
+    fields = dict(part.split("=", 1) for part in headers["X-SH-Signature"].split(","))
+    expected = hmac.new(secret.encode(), f"{fields['t']}.".encode() + body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, fields["v1"])
+
+
+def test_a_games_public_events_and_posts_are_delivered_signed(receiver):
+    game = running_game(now=timezone.now())
+    subscribe("game", receiver.url, game=game)
+    make_move(game.pk, make_user("ann"), {"type": "nominate", "target": "bob"}, 1)
+    post_message(game.pk, make_user("cat"), "Bob? Really?")
+    assert deliver_due() == 2
+    (events_headers, events_body), (post_headers, post_body) = receiver.received
+    assert check_signature(events_headers, events_body) and check_signature(post_headers, post_body)
+    events = json.loads(events_body)
+    assert events["event"] == "game.events" and events["events"][0]["type"] == "nominated"
+    assert events_headers["X-SH-Event"] == "game.events" and events_headers["X-SH-Delivery"].startswith("events:")
+    assert json.loads(post_body)["post"]["body"] == "Bob? Really?"
+    assert deliver_due() == 0  # delivered once
+
+
+def test_notices_carry_no_role_hand_or_result(receiver):
+    game = running_game(now=timezone.now())
+    subscribe("notices", receiver.url, owner="bob")
+    make_move(game.pk, make_user("ann"), {"type": "nominate", "target": "bob"}, 1)
+    for name in ("ann", "bob", "cat", "dan", "eve"):
+        make_move(game.pk, make_user(name), {"type": "vote", "vote": "ja"}, 2)
+    make_move(game.pk, make_user("ann"), {"type": "discard", "policy": "F"}, 3)  # bob, chancellor, owes now
+    deliver_due()
+    bodies = [json.loads(body) for _headers, body in receiver.received]
+    assert [b["event"] for b in bodies] == ["notice.your_move", "notice.your_move"]  # the vote, then enacting
+    for body in bodies:  # what and by when, where to read the rest: nothing else
+        assert set(body) == {"event", "game", "step_number", "deadline", "panel"}
+        assert set(body["game"]) == {"id", "name", "url", "api"}
+    assert [b["step_number"] for b in bodies] == [2, 4]
+    assert not any(word in json.dumps(bodies).lower() for word in ("fascist", "liberal", "hitler", "policy", "hand"))
+    assert bodies[-1]["panel"].endswith(f"/api/v1/games/{game.pk}/me")
+
+
+def test_a_reminder_reaches_its_owners_subscription(receiver):
+    game = running_game(now=timezone.now())
+    subscribe("notices", receiver.url, owner="ann")
+    deliver_due()
+    receiver.received.clear()
+    later = game.deadline - timedelta(hours=2)
+    queue_reminders(now=later)
+    deliver_due(now=later)
+    assert [json.loads(body)["event"] for _h, body in receiver.received] == ["notice.reminder"]
+
+
+def test_a_failing_url_is_retried_later_with_the_same_key_then_disabled_after_a_day(settings):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    failing = Receiver(status=500)
+    try:
+        game = running_game(now=timezone.now())
+        subscription = subscribe("game", failing.url, game=game)
+        start = timezone.now()
+        make_move(game.pk, make_user("ann"), {"type": "nominate", "target": "bob"}, 1, now=start)
+        assert deliver_due(now=start) == 0
+        delivery = WebhookDelivery.objects.get()
+        assert (delivery.status, delivery.attempts, delivery.last_error) == ("pending", 1, "HTTP 500")
+        assert delivery.due_at == start + timedelta(minutes=1)
+        assert deliver_due(now=start + timedelta(seconds=30)) == 0 and len(failing.received) == 1  # not yet
+        deliver_due(now=start + timedelta(minutes=1))
+        assert WebhookDelivery.objects.get().due_at == start + timedelta(minutes=3)  # 1, then 2 minutes
+        keys = {headers["X-SH-Delivery"] for headers, _body in failing.received}
+        assert len(keys) == 1  # every try the same idempotency key
+        failing.status = 302  # a redirect is not followed: a failure too
+        deliver_due(now=start + timedelta(days=1, minutes=1))
+        subscription.refresh_from_db()
+        assert subscription.disabled_at is not None and WebhookDelivery.objects.get().status == "abandoned"
+        notice = Notification.objects.get(kind="webhook")
+        assert notice.user.username == "ann" and notice.email == Notification.Email.PENDING
+        assert "the receiver's own words" not in str(list(WebhookDelivery.objects.values()))
+        make_move(
+            game.pk, make_user("bob"), {"type": "vote", "vote": "ja"}, 2, now=start + timedelta(days=1, minutes=2)
+        )
+        assert not WebhookDelivery.objects.filter(status="pending").exists()  # a disabled URL is sent nothing
+    finally:
+        failing.close()
+
+
+@pytest.mark.parametrize(
+    "address, ok",
+    [
+        ("127.0.0.1", False), ("10.1.2.3", False), ("192.168.0.9", False), ("172.16.5.4", False),
+        ("169.254.169.254", False), ("::1", False), ("fd00::1", False), ("fe80::1", False),
+        ("::ffff:10.0.0.1", False), ("::ffff:127.0.0.1", False), ("0.0.0.0", False), ("100.64.0.1", False),
+        ("224.0.0.1", False), ("93.184.216.34", True), ("2606:2800:220:1::1", True),
+    ],
+)  # fmt: skip
+def test_only_public_addresses_are_reached(settings, address, ok):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []
+    assert allowed(address) is ok
+
+
+def test_the_address_is_checked_when_connecting_not_only_when_saved(settings, receiver):
+    game = running_game(now=timezone.now())
+    subscription = subscribe("game", receiver.url, game=game)  # saved while 127.0.0.1 was allowed
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []  # then the name (here an address) is no longer reachable
+    make_move(game.pk, make_user("ann"), {"type": "nominate", "target": "bob"}, 1)
+    assert deliver_due() == 0 and receiver.received == []
+    assert "BlockedAddress" in WebhookDelivery.objects.get(subscription=subscription).last_error
+    assert "private or local address" in check_url("http://localhost:8000/hook")
+    assert check_url("ftp://example.org/") and check_url("http://no-such-host.invalid/")
+
+
+def test_the_same_event_enqueued_twice_is_one_delivery(receiver):
+    game = running_game(now=timezone.now())
+    subscribe("game", receiver.url, game=game)
+    post = post_message(game.pk, make_user("cat"), "once")
+    from games.services.webhooks import enqueue_post
+
+    enqueue_post(game, post, timezone.now())
+    assert WebhookDelivery.objects.count() == 1 and deliver_due() == 1
+
+
+def test_subscribing_is_for_the_games_creator_or_a_moderator(client_for, receiver):
+    game = running_game(now=timezone.now())
+    stranger = client_for("zoe")
+    assert stranger.get(f"/games/{game.pk}/webhooks/").status_code == 403
+    game.created_by = make_user("ann")
+    game.save()
+    ann = client_for("ann")
+    page = ann.post(f"/games/{game.pk}/webhooks/", {"url": receiver.url}).content.decode()
+    assert "whsec_" in page and WebhookSubscription.objects.get().kind == "game"
+    mine = ann.post("/profile/webhooks/", {"url": "http://10.0.0.5/hook"}).content.decode()
+    assert "private or local address" in mine
