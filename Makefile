@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1:8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages clean
+.PHONY: run test lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,9 @@ bench-moves: bench-db
 
 bench-pages: bench-db
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_pages --clients 20 --seconds 15
+
+bench-follow: bench-db
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_follow --followers 200 --seconds 15
 
 bench-live: bench-db
 	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300

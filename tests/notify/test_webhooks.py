@@ -194,3 +194,35 @@ def test_subscribing_is_for_the_games_creator_or_a_moderator(client_for, receive
     assert "whsec_" in page and WebhookSubscription.objects.get().kind == "game"
     mine = ann.post("/profile/webhooks/", {"url": "http://10.0.0.5/hook"}).content.decode()
     assert "private or local address" in mine
+
+
+def test_two_games_with_the_same_public_history_send_the_same_webhook_bodies(receiver):
+    """The no-leak check for webhooks: other roles, hands, discards and peeks; the same bodies for everyone."""
+    import re
+
+    from games.models import Game
+    from games.services.deadlines import sweep_due_deadlines
+    from games.services.transfer import import_script
+    from tests.notify.test_no_secret_in_email import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B
+
+    sent = []
+    for roles, deck in ((ROLES_A, DECK_A), (ROLES_B, DECK_B)):
+        WebhookSubscription.objects.all().delete()
+        receiver.received.clear()
+        now = timezone.now()
+        script = {"players": PLAYERS, "roles": roles, "deck": deck, "first_president": "ann", "actions": []}
+        game = import_script(script, now=now, name="The same game")
+        subscribe("game", receiver.url, game=game)
+        for name in PLAYERS:
+            subscribe("notices", receiver.url, owner=name)
+        for action in ACTIONS:
+            if action["type"] == "timeout":
+                Game.objects.filter(pk=game.pk).update(deadline=now - timedelta(seconds=1))
+                sweep_due_deadlines(now=now)
+            else:
+                move = {key: value for key, value in action.items() if key != "by"}
+                make_move(game.pk, make_user(action["by"]), move, Game.objects.get(pk=game.pk).step_number, now=now)
+        deliver_due(now=now)
+        bodies = sorted(body.decode().replace(f"/games/{game.pk}", "/games/ID") for _headers, body in receiver.received)
+        sent.append([re.sub(r'"(id|deadline)":("[^"]*"|\d+)', r'"\1":X', body) for body in bodies])
+    assert len(sent[0]) > 10 and sent[0] == sent[1]
