@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games.models import Post, WebhookSubscription
+from games.models import ActionRecord, Post, WebhookSubscription
 from games.services import make_move
 from games.services.forum import post_message
 from games.services.webhooks import deliver_due
@@ -30,7 +30,7 @@ def test_a_chat_room_follows_and_joins_a_game_through_the_bridge(live_server, se
     room = Receiver()  # the chat room's incoming webhook
     game = running_game(now=timezone.now())
     bridge = bridge_module.Bridge(site=live_server.url, game=game.pk, token=token_for("dan"), secret="whsec_b",
-                                  room=room.url)  # fmt: skip
+                                  room=room.url, player="dan")  # fmt: skip
     server = bridge.server("127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -56,6 +56,15 @@ def test_a_chat_room_follows_and_joins_a_game_through_the_bridge(live_server, se
             assert response.status == 200
         post = Post.objects.filter(game=game).order_by("-pk").first()
         assert (post.author.username, post.body) == ("dan", "**zed** (from the chat room): go bob!")
+        # dan plays his seat from the room: a ballot by "!move", then one that is no move of his now
+        room.received.clear()
+        assert bridge.from_room(json.dumps({"user_name": "zed", "text": "!move ja"}).encode()) == 200
+        assert room.received == []  # zed is not dan: not obeyed
+        assert bridge.from_room(json.dumps({"user_name": "dan", "text": "!move ja"}).encode()) == 200
+        assert json.loads(room.received[-1][1])["text"] == "Done: ja."
+        assert ActionRecord.objects.filter(game=game, action__by="dan", action__vote="ja").exists()
+        bridge.from_room(json.dumps({"user_name": "dan", "text": "!move nominate cat"}).encode())
+        assert json.loads(room.received[-1][1])["text"].startswith("Not a move you can make now")
     finally:
         server.shutdown()
         server.server_close()
