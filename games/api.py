@@ -31,6 +31,7 @@ from games.presenters import DURATIONS
 from games.services import GameError, declare_absence, join_game, leave_game, make_move
 from games.services.forum import file_claim, post_message
 from games.services.messages import describe_notification
+from games.services.moves import move_of
 
 MAX_ID = 10**18  # as the site's <id:...> converter: a bigger number is no row, and PostgreSQL refuses it
 PAGE = 100
@@ -347,7 +348,7 @@ def private(request, game_id: Id):
     if state is None or not viewer.is_player:
         raise GameError(_("You do not hold a seat in this game."), code="not_seated")
     seat = viewer.seat.number
-    moves = [_move(state, action) for action in legal_actions(state, seat)] if not state.over else []
+    moves = [move_of(state, action) for action in legal_actions(state, seat)] if not state.over else []
     return {
         **player_view(state, seat),
         "step_number": state.step_number,
@@ -355,19 +356,6 @@ def private(request, game_id: Id):
         "moves": moves,
         "my_ballot": state.votes.get(seat),
     }
-
-
-def _move(state, action) -> dict:
-    move = {"type": action.type}
-    if action.target is not None:
-        move["target"] = state.seats[action.target].name
-    if action.type == "vote":
-        move["vote"] = action.choice
-    elif action.type in ("discard", "enact"):
-        move["policy"] = action.choice
-    elif action.type == "veto_reply":
-        move["accept"] = action.choice
-    return move
 
 
 @api.get("/games/{game_id}/events", response={200: list[EventOut], **refusals(401, 404, 429)}, auth=READ, tags=["read"])

@@ -16,6 +16,8 @@ from django.utils.translation import pgettext
 from games.engine import GameState, legal_actions
 from games.engine.constants import BALLOTS, POLICIES
 
+from .moves import move_of
+
 # Move type -> its command word, marked for translation (context "email command"), and what follows it.
 WORDS = {
     "nominate": (lambda: pgettext("email command", "nominate"), "name"),
@@ -46,21 +48,17 @@ def commands_for(state: GameState, seat: int, language: str) -> list[Command]:
     """The commands `seat` may send now, one per legal move, in `language` and in English."""
     commands = []
     for action in legal_actions(state, seat):
-        kind, name = action.type, state.name(action.target)
+        kind, move = action.type, move_of(state, action)
         if kind == "vote":
-            key, argument, move = None, action.choice, {"type": "vote", "vote": action.choice}
+            key, argument = None, action.choice
         elif kind == "veto_reply":
-            key, argument, move = (
-                ("accept" if action.choice else "refuse"),
-                None,
-                {"type": kind, "accept": action.choice},
-            )
+            key, argument = ("accept" if action.choice else "refuse"), None
         elif kind in ("discard", "enact"):
-            key, argument, move = kind, action.choice, {"type": kind, "policy": action.choice}
+            key, argument = kind, action.choice
         elif kind == "veto":
-            key, argument, move = kind, None, {"type": kind}
+            key, argument = kind, None
         else:
-            key, argument, move = kind, name, {"type": kind, "target": name}
+            key, argument = kind, move["target"]
         commands.append(Command(_line(key, argument, language), _line(key, argument, "en"), move))
     return commands
 

@@ -59,3 +59,17 @@ def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, n
     fields = ACTION_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
     kept = {key: value for key, value in move.items() if key in fields}
     return {"type": move["type"], **kept, "by": user.get_username()}
+
+
+def move_of(state, action) -> dict:
+    """The service's move (as make_move takes it, without `by`) for one of the engine's legal actions."""
+    move = {"type": action.type}
+    if action.target is not None:
+        move["target"] = state.seats[action.target].name
+    if action.type == "vote":
+        move["vote"] = action.choice
+    elif action.type in ("discard", "enact"):
+        move["policy"] = action.choice
+    elif action.type == "veto_reply":
+        move["accept"] = action.choice
+    return move
