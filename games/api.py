@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponseNotModified, JsonResponse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Path, Query, Schema
@@ -360,9 +360,18 @@ def private(request, game_id: Id):
 
 @api.get("/games/{game_id}/events", response={200: list[EventOut], **refusals(401, 404, 429)}, auth=READ, tags=["read"])
 def events(request, game_id: Id, after: Cursor = 0):
-    """The public event log after the event `after` (its index), at most 100: follow a game with one request."""
-    found = _game(game_id)
-    return list(GameEvent.objects.filter(game=found, index__gt=after).order_by("index")[:PAGE])
+    """The public event log after the event `after` (its index), at most 100: follow a game with one request.
+    Its ETag names the game's event count, so that "nothing new" (a 304) costs one query, not the answer."""
+    count = Game.objects.filter(pk=game_id).values_list("event_count", flat=True).first()
+    if count is None:
+        raise GameError(_("There is no such game."), code="no_such_game")
+    tag = f'"events-{game_id}-{after}-{count}"'
+    if tag in [value.strip() for value in request.headers.get("If-None-Match", "").split(",")]:
+        return HttpResponseNotModified(headers={"ETag": tag})
+    rows = list(GameEvent.objects.filter(game_id=game_id, index__gt=after).order_by("index")[:PAGE])
+    response = api.create_response(request, [EventOut.from_orm(row).dict() for row in rows], status=200)
+    response["ETag"] = tag
+    return response
 
 
 @api.get("/games/{game_id}/posts", response={200: list[PostOut], **refusals(401, 404, 429)}, auth=READ, tags=["read"])

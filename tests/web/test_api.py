@@ -276,3 +276,14 @@ def test_two_games_with_the_same_public_history_give_the_same_api_answers(settin
                     seen[(who, path)] = re.sub(r'"id": \d+', '"id": N', normalised(api.get(path), game))
         answers.append(seen)
     assert answers[0] == answers[1]
+
+
+def test_nothing_new_after_a_cursor_costs_one_query(django_assert_num_queries):
+    game = game_now()
+    first = Api().get(f"/games/{game.pk}/events?after=1")
+    with django_assert_num_queries(1):
+        again = Api().get(f"/games/{game.pk}/events?after=1", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    Api(token_for("ann")).post(f"/games/{game.pk}/moves", {"type": "nominate", "target": "bob", "step_number": 1})
+    news = Api().get(f"/games/{game.pk}/events?after=1", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert news.status_code == 200 and news.json()[-1]["type"] == "nominated"  # a new event: a new tag
