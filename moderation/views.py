@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.access import can_read
 from games.engine import secret_view, summary
-from games.models import Absence, Game, InboundEmail, Post, Seat, SweepRun
+from games.models import Absence, Game, InboundEmail, Post, Profile, Seat, SweepRun
 from games.services.records import STARTED
 from games.views.common import load, submit
 
@@ -91,6 +91,9 @@ def dashboard(request):
             ],
             "open_reports": sum(reports.values()),
             "dropped_emails": _dropped_emails(now),
+            "refused_addresses": Profile.objects.exclude(email_refused="")
+            .filter(email_refused__iexact=F("user__email"))
+            .count(),
         },
     )
 

@@ -34,6 +34,11 @@ class Profile(models.Model):
     reply_by_email = models.BooleanField(
         _("let me answer game emails by replying: the reply is posted in the game's thread"), default=True
     )
+    # Issue 19: the address's mail server refused it permanently (a 5xx): nothing more is sent to it until the
+    # address changes (the profile page and the moderators' dashboard say so).
+    email_refused = models.EmailField(blank=True, help_text="the address a mail server refused for good")
+    email_refused_at = models.DateTimeField(null=True, blank=True)
+    email_refused_reason = models.CharField(max_length=200, blank=True)
     calendar_token = models.CharField(max_length=64, blank=True, help_text="the secret of the calendar feed's URL")
 
     def __str__(self) -> str:

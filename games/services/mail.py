@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail, signing
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -104,21 +104,27 @@ def _send(rows: list[Notification], now: datetime) -> int:
         if profile is None or not profile.user.email or not profile.user.is_active:
             skipped += notices
             continue
+        if profile.email_refused and profile.email_refused.lower() == profile.user.email.lower():
+            skipped += notices  # refused for good: nothing more to this address until it changes
+            continue
         for group in _emails(notices):
-            messages.append((_message(profile, group, games, owing), group))
+            messages.append((_message(profile, group, games, owing), group, profile))
     connection = mail.get_connection()
     try:
         connection.open()
     except (smtplib.SMTPException, OSError):
         # The mail server is away: everything claimed waits in the outbox for its next try.
         log.warning("the mail server does not answer; %s emails will be retried", len(messages), exc_info=True)
-        _postpone([notice for _message, notices in messages for notice in notices], now)
+        _postpone([notice for _message, notices, _profile in messages for notice in notices], now)
         messages = []
     try:
-        for message, notices in messages:
-            if _deliver(message, connection):
+        for message, notices, profile in messages:
+            outcome, reason = _deliver(message, connection)
+            if outcome == SENT:
                 sent_rows += notices
                 records.append(_record(message, notices, now))
+            elif outcome == REFUSED:
+                _refused(profile, notices, reason, now)
             else:
                 _retry(notices, now)
     finally:
@@ -132,14 +138,39 @@ def _send(rows: list[Notification], now: datetime) -> int:
     return len(records)
 
 
-def _deliver(message: mail.EmailMultiAlternatives, connection) -> bool:
+SENT, RETRY, REFUSED = "sent", "retry", "refused"
+
+
+def _deliver(message: mail.EmailMultiAlternatives, connection) -> tuple[str, str]:
+    """Sent, to be retried, or refused for good (the recipient's server answered 5xx): with the reason."""
     try:
         message.connection = connection
         message.send()
+    except smtplib.SMTPRecipientsRefused as refusal:
+        codes = [code for code, _text in refusal.recipients.values()]
+        reason = "; ".join(
+            f"{code} {text.decode(errors='replace')[:150]}" for code, text in refusal.recipients.values()
+        )
+        if codes and all(500 <= code < 600 for code in codes):
+            log.warning("the mail server refused %s for good: %s", message.to, reason)
+            return REFUSED, reason
+        log.warning("sending to %s failed (%s); it will be retried", message.to, reason)
+        return RETRY, reason
     except (smtplib.SMTPException, OSError, ValueError):  # ValueError: a header Django refuses to send
         log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
-        return False
-    return True
+        return RETRY, ""
+    return SENT, ""
+
+
+def _refused(profile: Profile, notices: list[Notification], reason: str, now: datetime) -> None:
+    """A permanent refusal: these notices are not retried, and nothing more goes to the address until it changes."""
+    Notification.objects.filter(pk__in=[n.pk for n in notices]).update(
+        email=Notification.Email.FAILED, attempts=F("attempts") + 1
+    )
+    Profile.objects.get_or_create(user_id=profile.user_id)
+    Profile.objects.filter(user_id=profile.user_id).update(
+        email_refused=profile.user.email, email_refused_at=now, email_refused_reason=reason[:200]
+    )
 
 
 def _record(message: mail.EmailMultiAlternatives, notices: list[Notification], now: datetime) -> SentEmail:

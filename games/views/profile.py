@@ -55,6 +55,9 @@ def edit_profile(request):
             "form": form,
             "record": participation_record(request.user),
             "calendar_url": request.build_absolute_uri(reverse("games:calendar", args=[calendar])) if calendar else "",
+            "email_refused": profile.email_refused
+            if profile.email_refused and profile.email_refused.lower() == request.user.email.lower()
+            else "",
         },
     )
 
