@@ -156,6 +156,20 @@ def test_e8_replace_keeps_the_seat_and_marks_nobody():
     assert player_view(g, 0)["name"] == "amy"
 
 
+def test_e3_e8_a_seat_replaced_in_the_round_it_reaches_two_misses_is_not_exiled():
+    """The moderators' replacement comes first at the round's end (E8), then E3's exiles: the newcomer starts
+    with no misses, so the seat that reached two misses that round is not exiled."""
+    g = make_game()
+    act(g, "timeout")  # round 1: ann misses the nomination
+    act(g, "nominate", "bob", "cat")
+    act(g, "replace", target="ann", name="amy")
+    for name in ("bob", "cat", "dan", "eve"):
+        act(g, "vote", name, choice="nein")
+    act(g, "timeout")  # ann misses her ballot too: her second round, but she is replaced at its end
+    s = state(g)
+    assert (s["exiled"], s["alive"][0], s["missed"]["amy"]) == ([], "amy", 0)
+
+
 def test_e8_second_exile_or_replace_for_a_seat_in_one_round_is_illegal():
     g = make_game()
     act(g, "exile", target="dan")
