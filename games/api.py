@@ -30,6 +30,7 @@ from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notificatio
 from games.presenters import DURATIONS
 from games.services import GameError, declare_absence, join_game, leave_game, make_move
 from games.services.forum import file_claim, post_message
+from games.services.lobby import signed_up
 from games.services.messages import describe_notification
 from games.services.moves import move_of
 
@@ -309,16 +310,11 @@ def _summary(game: Game, players: int) -> dict:
 def lobby(request):
     """The public games open for sign-ups and running (at most 100 of each)."""
     public = Game.objects.filter(visibility=Game.Visibility.PUBLIC).defer("state")
-    open_games = list(public.filter(status=Game.Status.OPEN).order_by("lobby_closes_at", "pk")[:PAGE])
-    running = list(public.filter(status=Game.Status.RUNNING).order_by("-started_at", "pk")[:PAGE])
-    counts = {}
-    for game_id in Game.objects.filter(pk__in=[g.pk for g in open_games + running]).values_list(
-        "seats__game_id", flat=True
-    ):
-        counts[game_id] = counts.get(game_id, 0) + 1
+    open_games = public.filter(status=Game.Status.OPEN).annotate(players=signed_up()).order_by("lobby_closes_at", "pk")
+    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at", "pk")
     return {
-        "open": [_summary(g, counts.get(g.pk, 0)) for g in open_games],
-        "running": [_summary(g, g.player_count) for g in running],
+        "open": [_summary(g, g.players) for g in open_games[:PAGE]],
+        "running": [_summary(g, g.player_count) for g in running[:PAGE]],
     }
 
 

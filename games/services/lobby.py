@@ -4,6 +4,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,6 +17,11 @@ from .errors import GameError
 from .knowledge import knows_secrets
 from .play import announce, begin, begin_new_game, lock_game, persist, play
 from .records import has_recent_exile
+
+
+def signed_up() -> Count:
+    """The players signed up for a game, substitutes not counted: annotate a lobby's games with it."""
+    return Count("seats", filter=Q(seats__is_substitute=False))
 
 
 def create_game(user, *, now: datetime | None = None, join: bool = True, **options) -> Game:

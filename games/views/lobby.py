@@ -3,7 +3,6 @@
 from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,6 +14,7 @@ from games.forms import GameForm
 from games.models import Game
 from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
+from games.services.lobby import signed_up
 
 from .common import attempt, load
 
@@ -22,7 +22,7 @@ from .common import attempt, load
 def home(request):
     open_games = (
         Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
-        .annotate(players=Count("seats", filter=Q(seats__is_substitute=False)))
+        .annotate(players=signed_up())
         .order_by("lobby_closes_at")
         .defer("state")[:50]  # a list shows no state: a running game's is kilobytes of text
     )

@@ -287,3 +287,13 @@ def test_nothing_new_after_a_cursor_costs_one_query(django_assert_num_queries):
     Api(token_for("ann")).post(f"/games/{game.pk}/moves", {"type": "nominate", "target": "bob", "step_number": 1})
     news = Api().get(f"/games/{game.pk}/events?after=1", HTTP_IF_NONE_MATCH=first["ETag"])
     assert news.status_code == 200 and news.json()[-1]["type"] == "nominated"  # a new event: a new tag
+
+
+def test_the_lobby_counts_players_not_substitutes_as_the_site_does(client_for):
+    from games.services import create_game, join_game
+
+    game = create_game(make_user("ann"), name="Open one", player_count=7)
+    join_game(game.pk, make_user("bob"))
+    join_game(game.pk, make_user("cat"), as_substitute=True)
+    (listed,) = Api().get("/lobby").json()["open"]
+    assert (listed["id"], listed["players"]) == (game.pk, 2)
