@@ -41,29 +41,35 @@ class BrowserClient:
         return await self.request("GET", path, as_user)
 
     async def request(self, method: str, path: str, as_user: str, body: str | None = None) -> int:
-        """One request as `as_user` (signed in, with a CSRF token); its time is kept when it is answered. A
-        connection that fails counts as an error and answers 0."""
+        """One request as `as_user` (signed in, with a CSRF token); its status, or 0 when the connection failed."""
         cookies = f"{settings.SESSION_COOKIE_NAME}={self.sessions[as_user]}; {settings.CSRF_COOKIE_NAME}={self.csrf}"
-        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", f"Cookie: {cookies}",
-                 f"X-CSRFToken: {self.csrf}"]  # fmt: skip
+        headers = [f"Cookie: {cookies}", f"X-CSRFToken: {self.csrf}"]
         payload = (body or "").encode()
         if body is not None:
-            lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(payload)}"]
+            headers += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(payload)}"]
+        status, _headers = await self.exchange(method, path, headers, payload)
+        return status
+
+    async def exchange(self, method: str, path: str, headers: list[str], payload: bytes = b"") -> tuple[int, dict]:
+        """One request with these header lines; its status and response headers (lower-case names), its time
+        kept when it is answered. A connection that fails counts as an error and answers (0, {})."""
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", *headers]
         started = time.perf_counter()
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             try:
                 writer.write("\r\n".join(lines).encode() + b"\r\n\r\n" + payload)
-                status_line = await asyncio.wait_for(reader.readline(), 30)
-                await asyncio.wait_for(reader.read(), 30)  # headers and body, to the server's close
+                answer = await asyncio.wait_for(reader.read(), 30)  # to the server's close
             finally:
                 writer.close()
-            status = int(status_line.split()[1])
+            head = answer.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+            status = int(head[0].split()[1])
         except (TimeoutError, OSError, IndexError, ValueError):
             self.errors += 1
-            return 0
+            return 0, {}
         self.latencies.append(time.perf_counter() - started)
-        return status
+        fields = dict(line.split(":", 1) for line in head[1:] if ":" in line)
+        return status, {name.strip().lower(): value.strip() for name, value in fields.items()}
 
 
 def signed_in_sessions(users) -> dict[str, str]:

@@ -9,9 +9,7 @@ errors (a status other than the one expected). Each gunicorn worker keeps one da
 so 200 followers never ask PostgreSQL (which allows 100) for more than 4. Creates and deletes what it measures.
 """
 
-import asyncio
 import json
-import time
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -32,26 +30,11 @@ class _Follower(BrowserClient):
         self.not_modified = 0
 
     async def step(self) -> None:
-        lines = [f"GET {self.path}?after={self.cursor} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
-        if self.conditional and self.etag:
-            lines.append(f"If-None-Match: {self.etag}")
-        started = time.perf_counter()
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-            try:
-                writer.write("\r\n".join(lines).encode() + b"\r\n\r\n")
-                answer = await asyncio.wait_for(reader.read(), 30)
-            finally:
-                writer.close()
-            head, _blank, _body = answer.partition(b"\r\n\r\n")
-            status = int(head.split(b" ", 2)[1])
-        except (TimeoutError, OSError, IndexError, ValueError):
-            self.errors += 1
-            return
-        self.latencies.append(time.perf_counter() - started)
-        for line in head.split(b"\r\n"):
-            if line.lower().startswith(b"etag:"):
-                self.etag = line.split(b":", 1)[1].strip().decode()
+        headers = [f"If-None-Match: {self.etag}"] if self.conditional and self.etag else []
+        status, answer = await self.exchange("GET", f"{self.path}?after={self.cursor}", headers)
+        if status == 0:
+            return  # counted as an error
+        self.etag = answer.get("etag", self.etag)
         if status != 200 and not (status == 304 and self.conditional):
             self.errors += 1
         elif status == 304:
