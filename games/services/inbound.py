@@ -197,7 +197,7 @@ def _record(message_id: str, outcome: str, now: datetime, *, user=None, game_id=
 
 def _message_id(message: EmailMessage | None, raw: bytes) -> str:
     found = str(message.get("Message-ID", "")).strip() if message is not None else ""
-    if found and len(found) <= 255:
+    if found and len(found) <= 255 and found.isprintable():
         return found
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
@@ -229,7 +229,7 @@ def _find_token(message: EmailMessage, recipients) -> object | None:
 
 
 def _verified(user, sender: str) -> bool:
-    if not sender:
+    if not sender or not sender.isprintable() or len(sender) > 254:
         return False
     return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
 
@@ -245,7 +245,7 @@ def reply_text(message: EmailMessage) -> str:
         return ""
     if body.get_content_type() == "text/html":
         content = html_to_text(content)
-    return strip_reply(content)
+    return strip_reply(content.replace("\x00", ""))  # NUL is no text (and PostgreSQL refuses it)
 
 
 def html_to_text(markup: str) -> str:
@@ -286,7 +286,7 @@ def _reply_markers() -> list[str]:
 def _answer(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str, *, refused: bool):
     """One email that says what became of a reply: why nothing was done, quoting what they wrote so that nothing
     is lost, or the move made. Marked automatic (RFC 3834) so that an auto-responder does not answer it."""
-    subject = str(message.get("Subject", "")).strip() or _("Your reply")
+    subject = "".join(c for c in str(message.get("Subject", "")) if c.isprintable()).strip() or _("Your reply")
     context = {
         "name": str(profile),
         "reason": reason,

@@ -343,3 +343,21 @@ def test_attachments_are_ignored_and_only_the_text_is_posted():
     reply.add_attachment(b"\x89PNG binary", maintype="image", subtype="png", filename="proof.png")
     assert handle_message(reply.as_bytes()).outcome == InboundEmail.Outcome.POSTED
     assert posts(game) == ["See attached."]
+
+
+@pytest.mark.postgres
+def test_nul_bytes_and_broken_headers_in_a_reply_are_handled_not_retried_forever():
+    game = running_game()
+    message = your_move_email(game)
+    raw = reply_to(message, "Hello\x00 all", message_id="<nulid@mail.example>")
+    raw = raw.replace(b"<nulid@mail.example>", b"<nul\x00id@mail.example>").replace(
+        b"Subject: Re:", b"Subject: Re:\x00"
+    )
+    result = handle_message(raw)  # on PostgreSQL a NUL in a text column would raise: the MTA would retry forever
+    assert result.outcome == InboundEmail.Outcome.POSTED
+    assert posts(game) == ["Hello all"]
+    assert InboundEmail.objects.get().message_id.startswith("sha256:")
+    forged_sender = reply_to(message, "x", message_id="<other@mail.example>").replace(
+        b"ann@example.com>", b"ann\x00@example.com>", 1
+    )
+    assert handle_message(forged_sender).outcome == InboundEmail.Outcome.WRONG_SENDER
