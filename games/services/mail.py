@@ -169,7 +169,9 @@ def _refused(profile: Profile, notices: list[Notification], reason: str, now: da
     )
     Profile.objects.get_or_create(user_id=profile.user_id)
     Profile.objects.filter(user_id=profile.user_id).update(
-        email_refused=profile.user.email, email_refused_at=now, email_refused_reason=reason[:200]
+        email_refused=profile.user.email,
+        email_refused_at=now,
+        email_refused_reason="".join(c for c in reason if c.isprintable())[:200],  # the server's words, as they came
     )
 
 
