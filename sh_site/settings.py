@@ -149,6 +149,11 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# A broker outage of any length: workers keep trying to reconnect (by default they give up after 100 tries, about
+# 50 minutes, and exit), and start even while it is down. Nothing is lost meanwhile: deadlines and emails live in
+# the database, and the first sweep after the broker's return handles all that fell due.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
 # How often a game's page left open asks whether anything changed (a 304 costs one query): players see news

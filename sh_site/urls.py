@@ -23,3 +23,5 @@ if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_
         path("bench/write/<id:game_id>/", bench_views.write_one_row),
         path("bench/static/", bench_views.static_page),
     ]
+
+handler500 = "sh_site.errors.server_error"

@@ -4,6 +4,9 @@ Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED and marked `sending` in 
 workers never send the same row; the SMTP conversation happens outside any transaction. A worker that dies
 while sending leaves rows `sending`: they are claimed again after CLAIM_TIMEOUT (at-least-once delivery).
 A temporary SMTP failure puts the rows back with a growing delay; after MAX_ATTEMPTS they are `failed`.
+The mail server away (refusing connections, or gone mid-way) is no failure of the emails: the rows not sent are
+put back as they were, without a try used up, and the next run (every SWEEP_INTERVAL_SECONDS) tries again, so
+they go out within one run of its return. A 5xx for an address stops all email to it (marked on the profile).
 Before sending, each notice is checked again: a "your move" or a reminder whose step has passed, or whose
 deadline has moved, is skipped (a moved deadline gets reminders of its own).
 """
@@ -35,7 +38,6 @@ from .reply_tokens import make_token, reply_address
 
 log = logging.getLogger(__name__)
 
-OUTAGE_RETRY = timedelta(minutes=5)
 BATCH_SIZE = 50  # people per batch: each gets all their due notices in one email
 CLAIM_TIMEOUT = timedelta(minutes=10)
 MAX_ATTEMPTS = 5
@@ -69,7 +71,10 @@ def send_due_emails(*, now: datetime | None = None, batch_size: int = BATCH_SIZE
         claimed = _claim(now, batch_size)
         if not claimed:
             return sent
-        sent += _send(claimed, now)
+        count, server_away = _send(claimed, now)
+        sent += count
+        if server_away:  # the rest waits for the next run
+            return sent
 
 
 def _claim(now: datetime, batch_size: int) -> list[Notification]:
@@ -89,7 +94,8 @@ def _claim(now: datetime, batch_size: int) -> list[Notification]:
     return rows
 
 
-def _send(rows: list[Notification], now: datetime) -> int:
+def _send(rows: list[Notification], now: datetime) -> tuple[int, bool]:
+    """Send what is still true of these claimed rows: (emails sent, whether the mail server was away)."""
     games = Game.objects.in_bulk({row.game_id for row in rows if row.game_id})
     users = get_user_model().objects.filter(pk__in={r.user_id for r in rows}).select_related("profile")
     profiles = {user.pk: _profile(user) for user in users}
@@ -110,21 +116,25 @@ def _send(rows: list[Notification], now: datetime) -> int:
         for group in _emails(notices):
             messages.append((_message(profile, group, games, owing), group, profile))
     connection = mail.get_connection()
+    server_away = False
     try:
         connection.open()
     except (smtplib.SMTPException, OSError):
-        # The mail server is away: everything claimed waits in the outbox for its next try.
-        log.warning("the mail server does not answer; %s emails will be retried", len(messages), exc_info=True)
-        _postpone([notice for _message, notices, _profile in messages for notice in notices], now)
-        messages = []
+        log.warning("the mail server does not answer; %s emails wait for the next run", len(messages), exc_info=True)
+        server_away = True
     try:
-        for message, notices, profile in messages:
+        for index, (message, notices, profile) in enumerate(messages):
+            if server_away:
+                break
             outcome, reason = _deliver(message, connection)
             if outcome == SENT:
                 sent_rows += notices
                 records.append(_record(message, notices, now))
             elif outcome == REFUSED:
                 _refused(profile, notices, reason, now)
+            elif outcome == AWAY:
+                log.warning("the mail server went away; %s emails wait for the next run", len(messages) - index)
+                server_away = True
             else:
                 _retry(notices, now)
     finally:
@@ -134,15 +144,20 @@ def _send(rows: list[Notification], now: datetime) -> int:
             log.warning("closing the connection to the mail server failed", exc_info=True)
     Notification.objects.filter(pk__in=[n.pk for n in sent_rows]).update(email=Notification.Email.SENT, sent_at=now)
     Notification.objects.filter(pk__in=[n.pk for n in skipped]).update(email=Notification.Email.SKIPPED)
+    if server_away:  # what was claimed and not settled goes back to the outbox as it was
+        Notification.objects.filter(pk__in=[row.pk for row in rows], email=Notification.Email.SENDING).update(
+            email=Notification.Email.PENDING, claimed_at=None
+        )
     SentEmail.objects.bulk_create(records)
-    return len(records)
+    return len(records), server_away
 
 
-SENT, RETRY, REFUSED = "sent", "retry", "refused"
+SENT, RETRY, REFUSED, AWAY = "sent", "retry", "refused", "away"
 
 
 def _deliver(message: mail.EmailMultiAlternatives, connection) -> tuple[str, str]:
-    """Sent, to be retried, or refused for good (the recipient's server answered 5xx): with the reason."""
+    """Sent, to be retried, refused for good (the recipient's server answered 5xx), or the server away: with the
+    reason."""
     try:
         message.connection = connection
         message.send()
@@ -156,6 +171,8 @@ def _deliver(message: mail.EmailMultiAlternatives, connection) -> tuple[str, str
             return REFUSED, reason
         log.warning("sending to %s failed (%s); it will be retried", message.to, reason)
         return RETRY, reason
+    except (smtplib.SMTPServerDisconnected, ConnectionError):  # the server, not this email: not a try of its own
+        return AWAY, ""
     except (smtplib.SMTPException, OSError, ValueError):  # ValueError: a header Django refuses to send
         log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
         return RETRY, ""
@@ -231,14 +248,6 @@ def _still_true(row: Notification, games: dict[int, Game], owing: Owing) -> bool
     ):
         return False
     return (game.pk, row.user_id) in owing
-
-
-def _postpone(notices: list[Notification], now: datetime) -> None:
-    """The mail server is away: the notices wait in the outbox. Not an attempt of theirs: an outage of hours
-    must not use up their tries (each one's own failures are counted by _retry)."""
-    for notice in notices:
-        notice.email, notice.email_due_at = Notification.Email.PENDING, now + OUTAGE_RETRY
-    Notification.objects.bulk_update(notices, ["email", "email_due_at"])
 
 
 def _retry(notices: list[Notification], now: datetime) -> None:

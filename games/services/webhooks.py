@@ -174,12 +174,9 @@ def _enqueue(rows: list[WebhookDelivery]) -> None:
 
 
 def _deliver_soon() -> None:
-    from games.tasks import deliver_webhooks
+    from games.tasks import deliver_webhooks, queue_now  # the tasks module imports the services
 
-    try:
-        deliver_webhooks.apply_async(retry=False)
-    except Exception:  # the broker away: the beat's next run delivers them
-        log.warning("could not queue games.deliver_webhooks; the next run will deliver", exc_info=True)
+    queue_now(deliver_webhooks)
 
 
 # Sent outside any transaction, at least once

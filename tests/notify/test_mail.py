@@ -146,7 +146,7 @@ class FlakyBackend:
     def send_messages(self, messages):
         if FlakyBackend.failures:
             FlakyBackend.failures -= 1
-            raise smtplib.SMTPServerDisconnected("try later")
+            raise smtplib.SMTPDataError(451, b"4.3.0 try later")  # this email, not the server
         mail.outbox.extend(messages)
         return len(messages)
 
@@ -168,3 +168,23 @@ def test_bench_reminders_command_sends_one_email_per_game_step_and_cleans_up():
     result = json.loads(out.getvalue())
     assert (result["users"], result["reminders"], result["emails"]) == (20, 100, 100)
     assert not Notification.objects.filter(user__username__startswith="bench-").exists()
+
+
+class VanishingBackend(FlakyBackend):
+    """A mail server that takes the first email, then goes away mid-way (a restart, a dropped connection)."""
+
+    def send_messages(self, messages):
+        if mail.outbox:
+            raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+        return super().send_messages(messages)
+
+
+def test_a_mail_server_gone_mid_way_costs_the_emails_no_try(settings):
+    settings.EMAIL_BACKEND = "tests.notify.test_mail.VanishingBackend"
+    FlakyBackend.failures = 0
+    running_game()
+    running_game()  # ann owes a nomination in two games: two emails
+    assert send_due_emails(now=START) == 1
+    waiting = Notification.objects.get(email=Notification.Email.PENDING)
+    assert (waiting.attempts, waiting.email_due_at, waiting.claimed_at) == (0, START, None)  # as it was
+    assert Notification.objects.filter(email=Notification.Email.SENT).count() == 1

@@ -72,6 +72,20 @@ class BrowserClient:
         return status, {name.strip().lower(): value.strip() for name, value in fields.items()}
 
 
+FORM_FIELD = {"vote": "vote", "discard": "policy", "enact": "policy", "veto_reply": "accept"}
+
+
+def move_form(state, action) -> dict:
+    """The fields of the panel's form that makes `action` (an engine Action) for the step under way."""
+    fields = {"type": action.type, "step_number": state.step_number, "confirmed": "yes"}
+    if action.target is not None:
+        fields["target"] = state.seats[action.target].name
+    if action.type in FORM_FIELD:
+        choice = action.choice
+        fields[FORM_FIELD[action.type]] = ("yes" if choice else "no") if action.type == "veto_reply" else choice
+    return fields
+
+
 def signed_in_sessions(users) -> dict[str, str]:
     """A signed-in session for each user, as its cookie's value, by user name."""
     cookies = {}

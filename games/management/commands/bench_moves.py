@@ -24,12 +24,19 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from games.engine import apply, codec, legal_actions, waiting_for
-from games.management.bench.http import BrowserClient, free_port, gunicorn, run, signed_in_sessions, wait_for
+from games.management.bench.http import (
+    BrowserClient,
+    free_port,
+    gunicorn,
+    move_form,
+    run,
+    signed_in_sessions,
+    wait_for,
+)
 from games.models import Game
 from games.services.transfer import import_script
 
 MARK = "bench_moves"
-FIELD = {"vote": "vote", "discard": "policy", "enact": "policy", "veto_reply": "accept"}
 
 
 class Command(BaseCommand):
@@ -88,13 +95,7 @@ class _Mover(BrowserClient):
         state = self.games[pk]
         seat = self.random.choice(waiting_for(state))
         action = self.random.choice(legal_actions(state, seat))
-        fields = {"type": action.type, "step_number": state.step_number, "confirmed": "yes"}
-        if action.target is not None:
-            fields["target"] = state.seats[action.target].name
-        if action.type in FIELD:
-            choice = action.choice
-            fields[FIELD[action.type]] = ("yes" if choice else "no") if action.type == "veto_reply" else choice
-        if await self.post(f"/games/{pk}/move/", fields, state.seats[seat].name) != 302:
+        if await self.post(f"/games/{pk}/move/", move_form(state, action), state.seats[seat].name) != 302:
             self.errors += 1
             return
         apply(state, action)
