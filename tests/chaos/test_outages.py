@@ -40,3 +40,16 @@ def test_mail_server_down_emails_wait_and_go_once_a_refused_address_is_marked_an
     assert figures["outbox_sweep_recorded_meanwhile"]
     assert figures["refused_address_tries"] == 1 and figures["refused_address_marked"]
     assert figures["ok"]
+
+
+def test_production_shape_50_players_20_games_a_worker_killed_nothing_lost_doubled_or_5xx():
+    """Issue 19: gunicorn (4 workers), 2 Celery workers and beat, PostgreSQL and Redis; 50 players through the
+    API with minute-long steps; one worker killed with SIGKILL and started again."""
+    figures = scenarios.production_shape(players=50, games=20, seconds=150, interval=2)
+    print(figures)
+    assert figures["server_errors"] == 0, figures["statuses"]
+    assert figures["moves_accepted"] > 50 and figures["moves_lost"] == figures["moves_doubled"] == 0
+    assert figures["deadlines_handled"] > 0 and figures["deadlines_stuck"] == 0
+    assert figures["replay_errors"] == 0
+    assert figures["emails_sent"] == figures["emails_delivered"] > 0 and figures["emails_doubled"] == 0
+    assert figures["ok"]

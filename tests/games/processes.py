@@ -5,17 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from django.db import connection
+from games.management.chaos.services import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def database_url() -> str:
-    """The URL of the database the tests use now (pytest-django's test database)."""
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def environment(**extra: str) -> dict:

@@ -53,6 +53,11 @@ class BrowserClient:
     async def exchange(self, method: str, path: str, headers: list[str], payload: bytes = b"") -> tuple[int, dict]:
         """One request with these header lines; its status and response headers (lower-case names), its time
         kept when it is answered. A connection that fails counts as an error and answers (0, {})."""
+        status, headers, _body = await self.fetch(method, path, headers, payload)
+        return status, headers
+
+    async def fetch(self, method: str, path: str, headers: list[str], payload: bytes = b"") -> tuple[int, dict, bytes]:
+        """As `exchange`, with the response's body as well."""
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", *headers]
         started = time.perf_counter()
         try:
@@ -62,14 +67,15 @@ class BrowserClient:
                 answer = await asyncio.wait_for(reader.read(), 30)  # to the server's close
             finally:
                 writer.close()
-            head = answer.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+            raw_head, _separator, body = answer.partition(b"\r\n\r\n")
+            head = raw_head.decode("latin-1").split("\r\n")
             status = int(head[0].split()[1])
         except (TimeoutError, OSError, IndexError, ValueError):
             self.errors += 1
-            return 0, {}
+            return 0, {}, b""
         self.latencies.append(time.perf_counter() - started)
         fields = dict(line.split(":", 1) for line in head[1:] if ":" in line)
-        return status, {name.strip().lower(): value.strip() for name, value in fields.items()}
+        return status, {name.strip().lower(): value.strip() for name, value in fields.items()}, body
 
 
 FORM_FIELD = {"vote": "vote", "discard": "policy", "enact": "policy", "veto_reply": "accept"}

@@ -7,6 +7,8 @@ once (one timeout on record), every email made meanwhile sent exactly once (the 
 """
 
 import asyncio
+import json
+import random
 import threading
 import time
 from collections import Counter
@@ -18,11 +20,11 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.utils import timezone
 
-from games.engine import legal_actions, waiting_for
-from games.management.bench.http import BrowserClient, free_port, move_form, signed_in_sessions
-from games.models import ActionRecord, Game, Notification, SweepRun
-from games.replay import parse_script, start
-from games.services.transfer import import_script
+from games.engine import codec, legal_actions, waiting_for
+from games.management.bench.http import BrowserClient, free_port, move_form, run, signed_in_sessions
+from games.models import ActionRecord, ApiToken, Game, Notification, SentEmail, SweepRun
+from games.replay import parse_script, play, start
+from games.services.transfer import export_script, import_script
 from sh_site.env import database_from_url
 
 from .services import ROOT, MailServer, PostgresCluster, RedisServer, Site, wait_until
@@ -349,3 +351,136 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
         broker.close()
         mail.stop()
         made.delete()
+
+
+class ApiPlayer(BrowserClient):
+    """A player with an API token (scope play): looks at one of their games' private view, and when they owe a
+    move makes one of the legal moves it lists (most of the time: some are late, so deadlines pass), then waits
+    a moment, as a player's bot or a phone app would. With `diligence` 0 they look but never move."""
+
+    def __init__(self, port: int, token: str, games: list[int], seed: int, diligence: float = 0.7) -> None:
+        super().__init__(port, {})
+        self.token, self.games, self.random, self.diligence = token, games, random.Random(seed), diligence
+        self.statuses: Counter = Counter()
+        self.accepted: Counter = Counter()  # game id: moves answered 200
+
+    async def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        headers = [f"Authorization: Bearer {self.token}"]
+        payload = json.dumps(body).encode() if body is not None else b""
+        if body is not None:
+            headers += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
+        status, _headers, answer = await self.fetch(method, path, headers, payload)
+        self.statuses[status] += 1
+        return status, json.loads(answer) if status == 200 else {}
+
+    async def step(self) -> None:
+        game = self.random.choice(self.games)
+        status, view = await self.call("GET", f"/api/v1/games/{game}/me")
+        if status == 200 and view["owes"] and view["moves"] and self.random.random() < self.diligence:
+            move = {**self.random.choice(view["moves"]), "step_number": view["step_number"]}
+            if (await self.call("POST", f"/api/v1/games/{game}/moves", move))[0] == 200:
+                self.accepted[game] += 1
+        await asyncio.sleep(self.random.uniform(0.5, 2.0))
+
+
+def production_shape(*, players: int = 50, games: int = 20, seconds: float = 150, interval: int = 2) -> dict:
+    """The production shape on one machine: gunicorn with 4 workers, two Celery workers and one beat, on
+    PostgreSQL and Redis; `players` simulated players play `games` 5-player games through the API, every step a
+    minute long, for `seconds`; a third of the way in one Celery worker is killed (SIGKILL, its pool with it)
+    and started again 5 seconds later. Afterwards every game must replay from its export to its stored state,
+    every move answered 200 must be on record once, no deadline may be left overdue, no email sent twice, and
+    no answer may have been a 5xx."""
+    mail, broker, prefix = MailServer(), RedisServer(), "chaos-prod"
+    mail.start()
+    broker.start()
+    site = Site(REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS=str(interval), EMAIL_HOST="127.0.0.1",
+                EMAIL_PORT=str(mail.port), API_REQUESTS_PER_MINUTE="100000")  # fmt: skip
+    port = free_port()
+    User = get_user_model()
+    try:
+        names = [f"{prefix}-{number}" for number in range(players)]
+        users = User.objects.bulk_create([User(username=name, email=f"{name}@example.org") for name in names])
+        tokens = {}
+        for user in users:
+            secret = ApiToken.new_secret()
+            ApiToken.objects.create(user=user, name="chaos", digest=ApiToken.digest_of(secret), prefix=secret[:8],
+                                    scope=ApiToken.Scope.PLAY, created_at=timezone.now())  # fmt: skip
+            tokens[user.username] = secret
+        seating = random.Random(0)
+        order = [*names, *seating.sample(names, len(names))]  # everyone in about games * 5 / players games
+        tables = [order[(5 * number) % len(order) :][:5] for number in range(games)]
+        made = [
+            import_script({"players": table, "seed": number, "actions": []}, name=prefix, minute_durations=True,
+                          **{f"{name}_hours": 1 for name in DURATIONS})
+            for number, table in enumerate(tables)
+        ]  # fmt: skip
+        games_of = {
+            name: [game.pk for game, table in zip(made, tables, strict=True) if name in table] for name in names
+        }
+        site.web(port, workers=4)
+        site.worker("worker-1", concurrency=1)
+        site.worker("worker-2", concurrency=1)
+        site.beat()
+        started(site)
+        # One player in five never acts (away without notice): their steps end by deadline, as forum games do.
+        clients = [
+            ApiPlayer(port, tokens[name], games_of[name] or [made[0].pk], seed, diligence=0.0 if seed % 5 == 4 else 0.7)
+            for seed, name in enumerate(names)
+        ]
+        kill_at = seconds / 3
+        killer = threading.Timer(kill_at, site.kill, args=("worker-1",))
+        restarter = threading.Timer(kill_at + 5, site.worker, args=("worker-1",), kwargs={"concurrency": 1})
+        killer.start()
+        restarter.start()
+        load = run(players, seconds, lambda i: clients[i])
+        restarter.join()
+        # The players stop; the sweep goes on: whatever fell due must be handled within a few runs.
+        time.sleep(3 * interval + 2)
+        overdue = Game.objects.filter(
+            pk__in=[game.pk for game in made], status=Game.Status.RUNNING, paused_at=None,
+            deadline__lt=timezone.now() - timedelta(seconds=2 * interval + 2),
+        ).count()  # fmt: skip
+        site.close()  # nothing moves from here on
+        statuses = sum((client.statuses for client in clients), Counter())
+        accepted = sum((client.accepted for client in clients), Counter())
+        records = ActionRecord.objects.filter(game__in=made)
+        recorded = Counter(records.filter(source=ActionRecord.Source.PLAYER).values_list("game", flat=True))
+        stored = list(Game.objects.filter(pk__in=[game.pk for game in made]))
+        figures = {
+            "players": players, "games": games, "seconds": seconds, "gunicorn_workers": 4, "celery_workers": 2,
+            "requests": load["requests"], "requests_per_second": load["per_second"], "p95_ms": load["p95_ms"],
+            "statuses": {str(status): count for status, count in sorted(statuses.items())},
+            "server_errors": sum(count for status, count in statuses.items() if status >= 500 or status == 0),
+            "moves_accepted": sum(accepted.values()),
+            "moves_lost": sum(max(0, accepted[pk] - recorded[pk]) for pk in accepted),
+            "moves_doubled": sum(max(0, recorded[pk] - accepted[pk]) for pk in recorded),
+            "deadlines_handled": records.filter(source=ActionRecord.Source.DEADLINE).count(),
+            "deadlines_stuck": overdue,
+            "games_finished": sum(1 for game in stored if game.load_state().over),
+            "replay_errors": sum(1 for game in stored if not _replays(game)),
+            "emails_sent": SentEmail.objects.filter(to__startswith=f"{prefix}-").count(),
+            "emails_delivered": len(mail.messages),
+            "emails_doubled": mail.doubled(),
+            "worker_killed_after_seconds": round(kill_at),
+        }  # fmt: skip
+        figures["ok"] = (
+            figures["server_errors"] == figures["moves_lost"] == figures["moves_doubled"] == 0
+            and figures["deadlines_stuck"] == figures["replay_errors"] == figures["emails_doubled"] == 0
+            and figures["emails_sent"] == figures["emails_delivered"]
+        )
+        return figures
+    finally:
+        site.close()
+        broker.close()
+        mail.stop()
+        Game.objects.filter(name=prefix).delete()
+        User.objects.filter(username__startswith=f"{prefix}-").delete()
+
+
+def _replays(game: Game) -> bool:
+    """Whether the game's export, replayed by the engine alone, ends in the state stored."""
+    replayed, error = play(parse_script(export_script(game)))
+    stored = game.load_state()
+    replayed.events.clear()
+    stored.events.clear()
+    return error is None and codec.encode(replayed) == codec.encode(stored)

@@ -12,6 +12,9 @@ emails due, sent, doubled; the seconds to catch up after the service's return. G
             move.
   mail      The SMTP server stopped for --mail-outage seconds (60: an hour of game time) while --games
             deadlines pass, one address refused for good throughout; /healthz polled meanwhile.
+  production gunicorn (4 workers), two Celery workers and beat; 50 players play 20 games through the API
+            for --seconds with minute-long steps; a worker is killed (SIGKILL) and started again. Every game
+            must replay from its export; no move lost or doubled, no deadline left overdue, no 5xx.
 
 Needs PostgreSQL (DATABASE_URL) and the redis-server and PostgreSQL server programs. Prints a table, then one
 JSON line per scenario; exits 1 if anything was lost, doubled or stuck. A measurement, not a test: the suite
@@ -26,7 +29,7 @@ from django.db import connection
 
 from games.management.chaos import scenarios
 
-SCENARIOS = ("broker", "database", "mail")
+SCENARIOS = ("broker", "database", "mail", "production")
 
 
 class Command(BaseCommand):
@@ -38,14 +41,16 @@ class Command(BaseCommand):
         parser.add_argument("--mail-outage", type=float, default=60.0, help="seconds (default: an hour of game time)")
         parser.add_argument("--games", type=int, default=200, help="deadlines due in each outage")
         parser.add_argument("--interval", type=int, default=30, help="SWEEP_INTERVAL_SECONDS (production's: 30)")
+        parser.add_argument("--seconds", type=float, default=180.0, help="of play in the production shape")
 
-    def handle(self, *args, only, broker_outage, mail_outage, games, interval, **options):
+    def handle(self, *args, only, broker_outage, mail_outage, games, interval, seconds, **options):
         if connection.vendor != "postgresql":
             raise CommandError("chaos needs PostgreSQL: set DATABASE_URL (make chaos does)")
         runs = {
             "broker": lambda: scenarios.broker_outage(outage=broker_outage, games=games, moves=20, interval=interval),
             "database": lambda: scenarios.database_restart(games=games),
             "mail": lambda: scenarios.mail_outage(outage=mail_outage, games=games, interval=interval),
+            "production": lambda: scenarios.production_shape(players=50, games=20, seconds=seconds, interval=2),
         }
         results = {}
         for name in only or SCENARIOS:
@@ -68,5 +73,10 @@ def table(results: dict) -> str:
         if "emails_due" in f:
             rows.append((name, "emails", f["emails_due"], f["emails_sent"], f["emails_doubled"],
                          f["emails_due"] - f["emails_sent"], f["email_catch_up_seconds"]))  # fmt: skip
+        if "moves_accepted" in f:
+            rows.append((name, "moves (200)", f["moves_accepted"], f["moves_accepted"] - f["moves_lost"],
+                         f["moves_doubled"], f["moves_lost"], ""))  # fmt: skip
+            rows.append((name, "deadlines", "", f["deadlines_handled"], "", f["deadlines_stuck"], ""))
+            rows.append((name, "emails", "", f["emails_sent"], f["emails_doubled"], "", ""))
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows)
