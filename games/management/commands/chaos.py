@@ -56,7 +56,7 @@ class Command(BaseCommand):
         for name in only or SCENARIOS:
             began = time.monotonic()
             self.stderr.write(f"chaos: {name} ...")
-            results[name] = {"scenario": name, **runs[name](), "seconds": round(time.monotonic() - began)}
+            results[name] = {"scenario": name, **runs[name](), "elapsed_seconds": round(time.monotonic() - began)}
         self.stdout.write(table(results))
         for figures in results.values():
             self.stdout.write(json.dumps(figures))
