@@ -26,7 +26,7 @@ def test_a_database_outage_in_the_api_is_a_problem_document(client):
 
 def test_a_database_outage_page_is_in_the_readers_language(client):
     response = client.get("/boom/", headers={"accept-language": "fr"})
-    assert "Rien n’a été enregistré" in response.content.decode()
+    assert "Rien n\u2019a été enregistré" in response.content.decode()
 
 
 def test_a_bug_is_still_a_500(client):
