@@ -465,6 +465,7 @@ WRITE_REFUSALS = refusals(401, 403, 404, 409, 422, 429)
 def move(request, game_id: Id, payload: MoveIn):
     """Make a move for the step `step_number`, as the seat the token's owner holds (the same rules as the site's
     form: a stale step, a passed deadline, a pause or an illegal move is refused and changes nothing)."""
+    request.sensitive_post_parameters = "__ALL__"  # a discard or a vote is a secret: never in an error email
     user, _token = _player(request)
     found = _game(game_id)
     fields = payload.dict(exclude_none=True)
@@ -485,6 +486,7 @@ def new_post(request, game_id: Id, payload: PostIn):
 @api.post("/games/{game_id}/claims", response={200: Done, **WRITE_REFUSALS}, auth=SIGNED, tags=["play"])
 def claim(request, game_id: Id, payload: ClaimIn):
     """Say publicly what you saw in your legislative session of round `round` (once)."""
+    request.sensitive_post_parameters = "__ALL__"
     user, _token = _player(request)
     file_claim(_game(game_id).pk, user, payload.round, payload.cards)
     return {}

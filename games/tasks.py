@@ -2,6 +2,7 @@
 of workers at once, and each periodic one records its own last run, so /healthz tells which work has stopped."""
 
 import logging
+import time
 
 from celery import shared_task
 
@@ -17,24 +18,27 @@ log = logging.getLogger(__name__)
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Every deadline that has passed: its outcome applied (T4). A game that fails is set aside alone."""
+    started = time.monotonic()
     handled = sweep_due_deadlines()
-    SweepRun.record(SweepRun.Task.DEADLINES, handled)
+    SweepRun.record(SweepRun.Task.DEADLINES, handled, time.monotonic() - started)
     return handled
 
 
 @shared_task(name="games.close_lobbies", ignore_result=True)
 def close_lobbies() -> int:
     """Lobbies that did not fill in time close."""
+    started = time.monotonic()
     closed = close_stale_lobbies()
-    SweepRun.record(SweepRun.Task.LOBBIES, closed)
+    SweepRun.record(SweepRun.Task.LOBBIES, closed, time.monotonic() - started)
     return closed
 
 
 @shared_task(name="games.queue_reminders", ignore_result=True)
 def queue_reminders_task() -> int:
     """The 24 h and 3 h reminders of the deadlines that come near."""
+    started = time.monotonic()
     queued = queue_reminders()
-    SweepRun.record(SweepRun.Task.REMINDERS, queued)
+    SweepRun.record(SweepRun.Task.REMINDERS, queued, time.monotonic() - started)
     return queued
 
 
@@ -42,16 +46,18 @@ def queue_reminders_task() -> int:
 def send_emails() -> int:
     """The outbox: every email due. Run by beat, and queued after a commit that made notifications, so that
     they go out at once rather than at the next run."""
+    started = time.monotonic()
     sent = send_due_emails()
-    SweepRun.record(SweepRun.Task.OUTBOX, sent)
+    SweepRun.record(SweepRun.Task.OUTBOX, sent, time.monotonic() - started)
     return sent
 
 
 @shared_task(name="games.deliver_webhooks", ignore_result=True)
 def deliver_webhooks() -> int:
     """The webhooks' outbox: every delivery due. Run by beat, and queued after a commit that enqueued some."""
+    started = time.monotonic()
     delivered = deliver_due()
-    SweepRun.record(SweepRun.Task.WEBHOOKS, delivered)
+    SweepRun.record(SweepRun.Task.WEBHOOKS, delivered, time.monotonic() - started)
     return delivered
 
 

@@ -1,21 +1,39 @@
 """Reading settings from the environment: every value has a working default, and a bad value fails loudly
-at start-up rather than misbehaving later."""
+at start-up rather than misbehaving later.
+
+Any variable can instead be given as the path of a file holding it, in NAME_FILE (a secret mounted by systemd's
+LoadCredential, Docker or Kubernetes): SECRET_KEY_FILE=/run/secrets/secret_key. The file's content, without its
+trailing newline, is the value; a file that cannot be read stops the site, naming it.
+"""
 
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+import dj_database_url
 
 
 class ImproperlyConfiguredEnv(ValueError):
     pass
 
 
+def _raw(name: str) -> str | None:
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        try:
+            return Path(path).read_text().rstrip("\r\n")
+        except OSError as error:
+            raise ImproperlyConfiguredEnv(f"{name}_FILE: cannot read {path}: {error.strerror}") from None
+    return os.environ.get(name)
+
+
 def env_str(name: str, default: str) -> str:
-    return os.environ.get(name, default)
+    value = _raw(name)
+    return default if value is None else value
 
 
 def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
+    value = _raw(name)
     if value is None or value == "":
         return default
     lowered = value.strip().lower()
@@ -27,7 +45,7 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
+    value = _raw(name)
     if value is None or value == "":
         return default
     try:
@@ -37,20 +55,32 @@ def env_int(name: str, default: int) -> int:
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
+    value = _raw(name)
     if value is None or value == "":
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def require(names: list[str], why: str) -> None:
+    """Stop the site, naming every one of these settings that is unset or empty."""
+    missing = [name for name in names if not _raw(name)]
+    if missing:
+        raise ImproperlyConfiguredEnv(
+            f"{why}, and these settings are missing: {', '.join(missing)}. Set each in the environment, or the "
+            "path of a file holding it in NAME_FILE (README: Configuration)."
+        )
+
+
 def database_from_url(url: str, base_dir: Path) -> dict:
-    """A Django DATABASES entry from `postgres://user:pass@host:port/name` or `sqlite:///path`."""
+    """A Django DATABASES entry from `postgres://user:pass@host:port/name?sslmode=require` (parsed by
+    dj-database-url: its query options are kept) or `sqlite:///path`. Either is wrapped by django-prometheus's
+    backend, which counts queries and errors for /metrics."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path[1:]) if parts.path.startswith("/") else parts.path
         name = Path(path) if path else base_dir / "db.sqlite3"
         return {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "django_prometheus.db.backends.sqlite3",
             "NAME": name if name.is_absolute() else base_dir / name,
             # WAL and a busy timeout let the web server, a worker and beat write to one file.
             "OPTIONS": {
@@ -60,14 +90,8 @@ def database_from_url(url: str, base_dir: Path) -> dict:
             },
         }
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": unquote(parts.path.lstrip("/")),
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": parts.hostname or "",
-            "PORT": str(parts.port or ""),
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
-        }
+        # Connections kept a minute and checked before reuse: a database restart costs no request an error.
+        entry = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        entry["ENGINE"] = "django_prometheus.db.backends.postgresql"
+        return entry
     raise ImproperlyConfiguredEnv(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite:///)")

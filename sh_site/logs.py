@@ -1,6 +1,14 @@
-"""Logging filters."""
+"""Logging: one JSON object a line in production, each naming its request (or task) and its game; errors
+emailed to the ADMINS, at most once per distinct error every ADMIN_EMAIL_INTERVAL seconds per process."""
 
 import logging
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.conf import settings
+from django.utils.log import AdminEmailHandler
+from pythonjsonlogger import json as jsonlogger
 
 
 class NoTracebackForClientErrors(logging.Filter):
@@ -12,3 +20,66 @@ class NoTracebackForClientErrors(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+# Which request or task, and which game, a log line is about: set by sh_site.middleware.request_ids for a request,
+# by a Celery signal for a task (sh_site/celery.py), and around each game a sweep handles (log_context).
+request_id: ContextVar[str] = ContextVar("request_id", default="")
+game_id: ContextVar[int | None] = ContextVar("game_id", default=None)
+
+
+@contextmanager
+def log_context(*, game: int | None = None, request: str | None = None):
+    """Every line logged inside names this game (and request or task)."""
+    tokens = [(game_id, game_id.set(game))] if game is not None else []
+    if request is not None:
+        tokens.append((request_id, request_id.set(request)))
+    try:
+        yield
+    finally:
+        for variable, token in reversed(tokens):
+            variable.reset(token)
+
+
+class Context(logging.Filter):
+    """Adds `request_id` and `game_id` to every record (a record's own `extra` wins)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # Django logs a request's outcome (django.request) after the middleware has returned: from the request.
+        request = getattr(record, "request", None)
+        if not getattr(record, "request_id", None):
+            record.request_id = getattr(request, "id", "") or request_id.get()
+        if getattr(record, "game_id", None) is None:
+            match = getattr(request, "resolver_match", None)
+            record.game_id = (match.kwargs.get("game_id") if match else None) or game_id.get()
+        return True
+
+
+class JsonFormatter(jsonlogger.JsonFormatter):
+    """One JSON object a line: time, level, logger, message, request id, game id, and the traceback if any."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("rename_fields", {"levelname": "level", "name": "logger", "asctime": "time"})
+        kwargs.setdefault("timestamp", False)
+        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(game_id)s", *args, **kwargs)
+
+
+class RateLimitedAdminEmailHandler(AdminEmailHandler):
+    """Django's email to the ADMINS about an error, at most once per distinct error (where it was raised) every
+    ADMIN_EMAIL_INTERVAL seconds in each process: a fault that repeats on every request or sweep sends one
+    email, not thousands. POST data of moves and claims is hidden by the views (sensitive_post_parameters)."""
+
+    _last_sent: dict[tuple, float] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(getattr(record, "request", None), "path", "") == "/healthz":
+            return  # an unhealthy site is the monitor's and check_health's to tell, not one email per poll
+        error = record.exc_info[1] if record.exc_info else None
+        key = (record.name, record.pathname, record.lineno, type(error).__name__ if error else record.msg)
+        now = time.monotonic()
+        interval = getattr(settings, "ADMIN_EMAIL_INTERVAL", 600)
+        last = self._last_sent.get(key)
+        if last is not None and now - last < interval:
+            return
+        self._last_sent[key] = now
+        super().emit(record)

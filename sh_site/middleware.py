@@ -1,6 +1,8 @@
 """Per-request settings: the signed-in user's time zone and language, the Content-Security-Policy, and the
 refusal of malformed addresses before any view sees them."""
 
+import re
+import uuid
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -9,7 +11,37 @@ from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.translation import gettext as _
 
+from .logs import game_id, log_context
+
 MAX_PATH = 2_000
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+
+
+class RequestIds:
+    """Each request's id: the proxy's X-Request-ID when it sent a sane one, else a new one; on every log line of
+    the request (with the game's id when the address names a game) and sent back in X-Request-ID, so that a
+    player's report ("it failed at 21:04") and the logs meet."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        given = request.headers.get("X-Request-ID", "")
+        request.id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        with log_context(request=request.id):
+            token = game_id.set(None)
+            try:
+                response = self.get_response(request)
+            finally:
+                game_id.reset(token)
+        response["X-Request-ID"] = request.id
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if isinstance(view_kwargs.get("game_id"), int):
+            game_id.set(view_kwargs["game_id"])
+
+
 MAX_QUERY_VALUE = 1_000
 
 

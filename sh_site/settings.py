@@ -3,11 +3,13 @@
 
 from pathlib import Path
 
-from .env import database_from_url, env_bool, env_int, env_list, env_str
+from .env import database_from_url, env_bool, env_int, env_list, env_str, require
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", True)
+if not DEBUG:
+    require(["SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL"], "DEBUG is off (production)")
 SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key" if DEBUG else "")
 if not SECRET_KEY:
     raise ValueError("SECRET_KEY must be set when DEBUG is off")
@@ -24,11 +26,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    "django_prometheus",
     "games",
     "moderation",
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "sh_site.middleware.RequestIds",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -43,6 +48,7 @@ MIDDLEWARE = [
     "sh_site.middleware.content_security_policy",
     "sh_site.middleware.refuse_malformed_input",
     "sh_site.middleware.api_etags",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -176,6 +182,8 @@ CELERY_BEAT_SCHEDULE = {
         ("deliver-webhooks", "games.deliver_webhooks"),
     )
 }
+# Exactly one beat: it holds a PostgreSQL advisory lock while it runs (sh_site/beat.py).
+CELERY_BEAT_SCHEDULER = "sh_site.beat:LockedScheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = env_str("BEAT_SCHEDULE_FILE", str(BASE_DIR / "var" / "celerybeat-schedule"))
 
 SESSION_COOKIE_SECURE = not DEBUG
@@ -186,12 +194,42 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Logs: JSON lines in production (LOG_FORMAT=json, the default with DEBUG off), each with its request id (also the
+# X-Request-ID response header) or Celery task id, and the id of the game it is about. Errors are emailed to ADMINS
+# ("Name <a@example.org>" or addresses, comma-separated), at most once per distinct error every
+# ADMIN_EMAIL_INTERVAL seconds in each process.
+LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
+ADMINS = [(address, address) for address in env_list("ADMINS", [])]
+ADMIN_EMAIL_INTERVAL = env_int("ADMIN_EMAIL_INTERVAL", 600)
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"client_errors": {"()": "sh_site.logs.NoTracebackForClientErrors"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["client_errors"]}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "filters": {
+        "client_errors": {"()": "sh_site.logs.NoTracebackForClientErrors"},
+        "context": {"()": "sh_site.logs.Context"},
+        "production": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "json": {"()": "sh_site.logs.JsonFormatter"},
+        "text": {"format": "%(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["context", "client_errors"], "formatter": LOG_FORMAT},
+        "mail_admins": {
+            "class": "sh_site.logs.RateLimitedAdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["production", "context"],
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": env_str("LOG_LEVEL", "INFO")},
     # Django's own console handler would print every request warning a second time: the root prints it once.
     "loggers": {"django": {"handlers": [], "level": env_str("LOG_LEVEL", "INFO"), "propagate": True}},
 }
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log as above, not in Celery's own format
+
+# /metrics (Prometheus): answered only with the bearer token METRICS_TOKEN or from an address in
+# METRICS_ALLOWED_ADDRESSES (as the web process sees it: behind a proxy, the proxy's); with neither, off (404).
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+METRICS_ALLOWED_ADDRESSES = env_list("METRICS_ALLOWED_ADDRESSES", [])
+PROMETHEUS_EXPORT_MIGRATIONS = False

@@ -6,12 +6,14 @@ import sh_site.converters  # noqa: F401  (the <id:...> converter)
 from games.api import api
 from games.views.inbound import inbound_webhook
 from moderation.views import healthz
+from sh_site.metrics import metrics
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("moderation/", include("moderation.urls")),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     path("inbound/<str:service>/", inbound_webhook, name="inbound_webhook"),
     path("api/v1/", api.urls),
     path("", include("games.urls")),

@@ -51,7 +51,7 @@ def _english_between_tests():
 def _services(request):
     """`postgres`, `redis` and `e2e` markers: skipped where the service or the browser is missing, except in CI,
     where it fails."""
-    on_postgres = django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     if request.node.get_closest_marker("postgres") and not on_postgres:
         _missing("needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)")
     if request.node.get_closest_marker("redis") and not answers(REDIS_URL, 6379):

@@ -293,6 +293,7 @@ class ActionRecord(models.Model):
     class Meta:
         ordering = ["game", "index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="action_unique_index")]
+        indexes = [models.Index(fields=["created_at"], name="action_recent_idx")]  # /metrics: moves a minute
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.index} {self.action.get('type')}"
@@ -337,10 +338,12 @@ class SweepRun(models.Model):
     task = models.CharField(max_length=20, choices=Task.choices, unique=True, default=Task.DEADLINES)
     finished_at = models.DateTimeField()
     handled = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0.0, help_text="how long the last run took")
 
     def __str__(self) -> str:
         return f"{self.task} at {self.finished_at:%Y-%m-%d %H:%M:%S} ({self.handled} handled)"
 
     @classmethod
-    def record(cls, task: str, handled: int) -> None:
-        cls.objects.update_or_create(task=task, defaults={"finished_at": timezone.now(), "handled": handled})
+    def record(cls, task: str, handled: int, seconds: float = 0.0) -> None:
+        defaults = {"finished_at": timezone.now(), "handled": handled, "seconds": seconds}
+        cls.objects.update_or_create(task=task, defaults=defaults)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games.engine import SeatStatus
 from games.models import Absence, ActionRecord, Game, Seat
+from sh_site.logs import log_context
 
 from .play import Change, announce, begin, finish, persist, play
 
@@ -60,7 +61,8 @@ def _sweep_batch(now: datetime, batch_size: int, failed: set[int]) -> tuple[int,
             changes, errors = [], {}
             for game in games:
                 try:
-                    changes.append(_handle(game, now, seats[game.pk], absences[game.pk]))
+                    with log_context(game=game.pk):
+                        changes.append(_handle(game, now, seats[game.pk], absences[game.pk]))
                 except Exception as error:
                     errors[game.pk] = error
             persist(changes)
@@ -120,7 +122,7 @@ def _handle_alone(game_id: int, now: datetime, failed: set[int]) -> bool:
 def _set_aside(errors: dict[int, Exception], now: datetime) -> None:
     """Each failed game: the error on record for the moderators, and its next try after a back-off."""
     for game_id, error in errors.items():
-        log.error("the deadline of game %s could not be applied", game_id, exc_info=error)
+        log.error("the deadline of game %s could not be applied", game_id, exc_info=error, extra={"game_id": game_id})
         failures = Game.objects.filter(pk=game_id).values_list("sweep_failures", flat=True).first() or 0
         Game.objects.filter(pk=game_id).update(
             sweep_failures=failures + 1,

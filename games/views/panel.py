@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from games.access import access_game
@@ -24,6 +25,7 @@ def _back(game_id: int, anchor: str) -> str:
     return reverse("games:thread", args=[game_id]) + anchor
 
 
+@sensitive_post_parameters()  # a discard or a vote is a secret: never in an error email
 @login_required
 @require_POST
 def move(request, game_id: int):
@@ -58,6 +60,7 @@ def _ask(request, game, action: str, question: str, fields: list[tuple[str, str]
     return render(request, "games/confirm.html", context)
 
 
+@sensitive_post_parameters()
 @login_required
 @require_POST
 def claim(request, game_id: int):

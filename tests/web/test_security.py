@@ -36,6 +36,7 @@ def test_check_deploy_is_clean_in_production_settings():
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "sh.example.org",
+        "SITE_URL": "https://sh.example.org",
         "DATABASE_URL": "sqlite:///unused.sqlite3",
     }
     result = subprocess.run(

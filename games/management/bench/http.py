@@ -145,6 +145,7 @@ def gunicorn(port: int, workers: int) -> subprocess.Popen:
         "DEBUG": "0",
         "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here are signed with it
         "ALLOWED_HOSTS": "127.0.0.1",
+        "SITE_URL": "http://127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
         "BENCH_VIEWS": "1",
         "DATABASE_URL": os.environ["DATABASE_URL"],

@@ -193,6 +193,7 @@ class Site:
             "DEBUG": "0",
             "SECRET_KEY": settings.SECRET_KEY,  # sessions made by the caller are signed with it
             "ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": "http://127.0.0.1",
             "SECURE_SSL_REDIRECT": "0",
             "DATABASE_URL": database_url(),
             "BEAT_SCHEDULE_FILE": str(self.folder / "beat-schedule"),

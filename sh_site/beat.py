@@ -1,0 +1,106 @@
+"""Exactly one beat (issue 20): beat holds a PostgreSQL advisory lock for as long as it runs.
+
+A second beat, started by mistake on another machine, finds the lock held and refuses to start, naming why.
+The lock lives in a connection of its own (never one of Django's, which are closed between tasks): if that
+connection is lost (a database restart or failover), PostgreSQL has released the lock, so beat reconnects and
+takes it again; should another beat have taken it meanwhile, this one stops. On SQLite (one machine) there is no
+lock to take: a second beat there is the operator's own doing.
+
+Advisory locks are per session: through PgBouncer in transaction mode they do not hold. Beat then needs a
+direct DATABASE_URL of its own (the README's Operations section says so).
+"""
+
+import logging
+import time
+
+import psycopg
+from celery.beat import PersistentScheduler
+from django.db import connections
+
+log = logging.getLogger(__name__)
+
+LOCK_KEY = 0x5348_6265_6174  # "SHbeat": one number for every beat of this site's database
+CHECK_SECONDS = 5.0
+
+
+class AnotherBeat(SystemExit):
+    """Raised to stop this beat: another one holds the lock."""
+
+
+class BeatLock:
+    def __init__(self, conninfo: dict) -> None:
+        self.conninfo, self.connection = conninfo, None
+
+    @classmethod
+    def for_database(cls, alias: str = "default") -> "BeatLock | None":
+        settings = connections[alias].settings_dict
+        if not settings["ENGINE"].endswith("postgresql"):
+            return None
+        conninfo = {
+            "dbname": settings["NAME"], "user": settings["USER"], "password": settings["PASSWORD"],
+            "host": settings["HOST"], "port": settings["PORT"], **settings.get("OPTIONS", {}),
+        }  # fmt: skip
+        conninfo = {key: value for key, value in conninfo.items() if value not in ("", None) and key != "pool"}
+        return cls(conninfo)
+
+    def take(self) -> bool:
+        """Connect and try to take the lock: whether this beat holds it now."""
+        self.close()
+        self.connection = psycopg.connect(autocommit=True, application_name="sh-beat", connect_timeout=5,
+                                          **self.conninfo)  # fmt: skip
+        held = self.connection.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()[0]
+        return bool(held)
+
+    def alive(self) -> bool:
+        if self.connection is None or self.connection.closed:
+            return False
+        try:
+            self.connection.execute("SELECT 1")
+            return True
+        except psycopg.Error:
+            return False
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+class LockedScheduler(PersistentScheduler):
+    """Celery's file-backed scheduler, run only while this beat holds the site's beat lock."""
+
+    def __init__(self, *args, **kwargs):
+        self.lock = BeatLock.for_database()
+        self.checked = 0.0
+        if self.lock is not None and not self.lock.take():
+            self.lock.close()
+            message = "another beat holds the lock of this database: only one beat may run (README: Operations)"
+            log.error(message)
+            raise AnotherBeat(f"celery beat: {message}")
+        super().__init__(*args, **kwargs)
+
+    def tick(self, *args, **kwargs):
+        if self.lock is not None and time.monotonic() - self.checked >= CHECK_SECONDS:
+            self.checked = time.monotonic()
+            self._keep_lock()
+        return min(super().tick(*args, **kwargs), CHECK_SECONDS)
+
+    def _keep_lock(self) -> None:
+        if self.lock.alive():
+            return
+        log.warning("beat lost its database connection (and so the lock): taking the lock again")
+        try:
+            held = self.lock.take()
+        except psycopg.Error:
+            log.warning("the database does not answer yet; beat will try again in %s s", CHECK_SECONDS)
+            self.lock.close()
+            return
+        if not held:
+            log.error("another beat took the lock while the database was away: this beat stops")
+            raise AnotherBeat("celery beat: another beat took the lock")
+        log.info("beat holds the lock again")
+
+    def close(self):
+        super().close()
+        if self.lock is not None:
+            self.lock.close()

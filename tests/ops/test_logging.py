@@ -1,0 +1,76 @@
+"""Issue 20: JSON log lines naming their request and game; the request id sent back; errors emailed to the
+admins once per distinct error, with the moves' and claims' POST data hidden."""
+
+import json
+import logging
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from sh_site.logs import Context, JsonFormatter, RateLimitedAdminEmailHandler
+from tests.factories import make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def json_lines():
+    """Every log record of the test, formatted as production formats it."""
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(self.format(record)))
+
+    handler = Keep()
+    handler.addFilter(Context())
+    handler.setFormatter(JsonFormatter())
+    logging.getLogger().addHandler(handler)
+    yield lines
+    logging.getLogger().removeHandler(handler)
+
+
+def test_a_request_has_an_id_sent_back_and_on_its_log_lines_with_the_game(client, json_lines):
+    game = running_game()
+    response = client.get(f"/games/{game.pk + 1000}/")  # no such game: Django logs a warning
+    assert response.status_code == 404
+    request_id = response["X-Request-ID"]
+    assert len(request_id) == 32
+    (line,) = [line for line in json_lines if line["logger"] == "django.request"]
+    assert (line["request_id"], line["game_id"], line["level"]) == (request_id, game.pk + 1000, "WARNING")
+    assert line["message"].startswith("Not Found") and "time" in line
+
+
+def test_a_sane_request_id_from_the_proxy_is_kept_and_a_forged_one_replaced(client):
+    assert client.get("/", headers={"x-request-id": "edge-4f2a9c1b"})["X-Request-ID"] == "edge-4f2a9c1b"
+    forged = client.get("/", headers={"x-request-id": "x\r\nSet-Cookie: a=b"})["X-Request-ID"]
+    assert len(forged) == 32 and "\n" not in forged
+
+
+def test_a_sweep_names_the_game_it_could_not_handle(json_lines, monkeypatch):
+    from games.services import deadlines
+
+    game = running_game()  # long overdue: its deadline was in March
+    monkeypatch.setattr(deadlines, "apply_timeout", lambda *a, **k: 1 / 0)
+    deadlines.sweep_due_deadlines()
+    errors = [line for line in json_lines if line["level"] == "ERROR"]
+    assert errors and all(line["game_id"] == game.pk for line in errors)
+
+
+def test_an_error_is_emailed_once_with_the_moves_post_data_hidden(settings, monkeypatch):
+    settings.DEBUG = False
+    settings.ADMINS = [("ops@example.org", "ops@example.org")]
+    RateLimitedAdminEmailHandler._last_sent.clear()
+    game = running_game()
+    from games.views import panel
+
+    monkeypatch.setattr(panel, "make_move", lambda *args, **kwargs: 1 / 0)
+    browser = Client(raise_request_exception=False)
+    browser.force_login(make_user("ann"))
+    fields = {"type": "discard", "policy": "F", "step_number": 1, "confirmed": "yes"}
+    for _ in range(3):
+        assert browser.post(f"/games/{game.pk}/move/", fields).status_code == 500
+    (email,) = mail.outbox  # three times the same error: one email
+    assert email.to == ["ops@example.org"] and "ZeroDivisionError" in email.body
+    assert "policy = '********************'" in email.body and "policy = 'F'" not in email.body

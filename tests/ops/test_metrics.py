@@ -1,0 +1,83 @@
+"""Issue 20: /metrics for Prometheus: protected, the site's own gauges from the database, django-prometheus's
+request figures, and gunicorn's workers added up in multiprocess mode."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from prometheus_client.parser import text_string_to_metric_families
+
+from games.management.bench.http import BrowserClient, free_port
+from games.management.chaos.services import Site
+from games.models import Notification, SweepRun
+from tests.factories import make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+
+def samples(text: str) -> dict:
+    """{(name, labels as a sorted tuple): value} of a Prometheus text exposition."""
+    found = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return found
+
+
+def test_metrics_are_off_without_a_token_or_an_allowed_address(client, settings):
+    settings.METRICS_TOKEN, settings.METRICS_ALLOWED_ADDRESSES = "", []
+    assert client.get("/metrics").status_code == 404
+    settings.METRICS_TOKEN = "s3cret-token"
+    assert client.get("/metrics", headers={"authorization": "Bearer wrong"}).status_code == 404
+    assert client.get("/metrics", headers={"authorization": "Bearer s3cret-token"}).status_code == 200
+    settings.METRICS_TOKEN, settings.METRICS_ALLOWED_ADDRESSES = "", ["127.0.0.1"]
+    assert client.get("/metrics").status_code == 200  # the test client's REMOTE_ADDR
+
+
+def test_the_sites_gauges_say_what_is_overdue_waiting_and_running(client, settings):
+    settings.METRICS_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    for name in ("ann", "bob", "cat", "dan", "eve"):
+        make_user(name)  # with addresses: their "your move" emails wait in the outbox
+    running_game(now=timezone.now() - timedelta(hours=50))  # its 48-hour nomination is 2 hours overdue
+    running_game(now=timezone.now())
+    SweepRun.record("deadlines", 3, 0.25)
+    found = samples(client.get("/metrics").content.decode())
+    assert found[("sh_games", (("status", "running"),))] == 2
+    assert found[("sh_deadlines_overdue", ())] == 1
+    assert 7150 < found[("sh_deadline_oldest_overdue_seconds", ())] < 7300
+    assert found[("sh_outbox_backlog", ())] == Notification.objects.filter(email=Notification.Email.PENDING).count() > 0
+    assert found[("sh_task_duration_seconds", (("task", "deadlines"),))] == 0.25
+    assert found[("sh_task_handled", (("task", "deadlines"),))] == 3
+    assert found[("sh_task_last_run_age_seconds", (("task", "deadlines"),))] < 60
+    assert found[("sh_moves_last_minute", (("source", "system"),))] == 0  # the imported games' set-up is older
+    assert ("sh_webhooks_backlog", ()) in found and ("sh_outbox_failed", ()) in found
+    assert any(name.startswith("django_http_requests") for name, _labels in found)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_gunicorns_workers_add_up_in_multiprocess_mode(tmp_path):
+    """Four gunicorn workers, each counting its own requests in PROMETHEUS_MULTIPROC_DIR: /metrics, answered by
+    any one of them, counts them all."""
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    site = Site(PROMETHEUS_MULTIPROC_DIR=str(folder), METRICS_TOKEN="t0ken-for-tests", REDIS_URL="")
+    port = free_port()
+    try:
+        site.web(port, workers=4)
+        client = BrowserClient(port, {})
+
+        async def many():
+            return await asyncio.gather(*(client.exchange("GET", "/", []) for _ in range(40)))
+
+        assert {status for status, _headers in asyncio.run(many())} == {200}
+        status, _headers, body = asyncio.run(client.fetch("GET", "/metrics", ["Authorization: Bearer t0ken-for-tests"]))
+        assert status == 200
+        found = samples(body.decode())
+        by_view = {labels: value for (name, labels), value in found.items()
+                   if name == "django_http_responses_total_by_status_view_method_total"}  # fmt: skip
+        assert by_view[(("method", "GET"), ("status", "200"), ("view", "games:home"))] == 40
+        assert len(list(folder.iterdir())) > 1  # one file per worker, at least
+    finally:
+        site.close()

@@ -1,0 +1,55 @@
+"""Issue 20: production settings read secrets from files, keep the database URL's options, and refuse to start
+with a message naming what is missing."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sh_site.env import ImproperlyConfiguredEnv, database_from_url, env_str
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start(**environment: str) -> subprocess.CompletedProcess:
+    """A fresh process setting Django up with exactly this environment (and the machine's PATH)."""
+    env = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "sh_site.settings", **environment}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY[:4])"
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_production_refuses_to_start_naming_every_missing_setting():
+    result = start(DEBUG="0")
+    assert result.returncode != 0
+    assert "DEBUG is off (production), and these settings are missing: SECRET_KEY, ALLOWED_HOSTS, SITE_URL" in (
+        result.stderr
+    )
+
+
+def test_secrets_can_be_given_as_files(tmp_path):
+    secret = tmp_path / "secret_key"
+    secret.write_text("abcd-from-a-file\n")
+    result = start(DEBUG="0", SECRET_KEY_FILE=str(secret), ALLOWED_HOSTS="sh.example.org", SITE_URL="https://x")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "abcd"
+
+
+def test_a_secret_file_that_cannot_be_read_is_named(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY_FILE", "/nonexistent/secret")
+    with pytest.raises(ImproperlyConfiguredEnv, match="SECRET_KEY_FILE: cannot read /nonexistent/secret"):
+        env_str("SECRET_KEY", "")
+
+
+def test_the_database_urls_options_are_kept():
+    entry = database_from_url("postgres://sh:p%40ss@db.example.org:6432/sh?sslmode=verify-full&connect_timeout=5", ROOT)
+    assert (entry["HOST"], entry["PORT"], entry["NAME"], entry["USER"], entry["PASSWORD"]) == (
+        "db.example.org",
+        6432,
+        "sh",
+        "sh",
+        "p@ss",
+    )
+    assert entry["OPTIONS"] == {"sslmode": "verify-full", "connect_timeout": 5}
+    assert entry["CONN_HEALTH_CHECKS"] is True and entry["CONN_MAX_AGE"] == 60
