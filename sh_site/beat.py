@@ -15,7 +15,10 @@ import time
 
 import psycopg
 from celery.beat import PersistentScheduler
+from django.conf import settings as django_settings
 from django.db import connections
+
+from .env import database_from_url
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +36,11 @@ class BeatLock:
 
     @classmethod
     def for_database(cls, alias: str = "default") -> "BeatLock | None":
+        """The lock of the site's database, reached through BEAT_DATABASE_URL when set (a direct connection
+        when the site's goes through PgBouncer), else as the site reaches it; None on SQLite."""
         settings = connections[alias].settings_dict
+        if django_settings.BEAT_DATABASE_URL:
+            settings = database_from_url(django_settings.BEAT_DATABASE_URL, django_settings.BASE_DIR)
         if not settings["ENGINE"].endswith("postgresql"):
             return None
         conninfo = {

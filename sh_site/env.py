@@ -71,7 +71,7 @@ def require(names: list[str], why: str) -> None:
         )
 
 
-def database_from_url(url: str, base_dir: Path) -> dict:
+def database_from_url(url: str, base_dir: Path, *, behind_pgbouncer: bool = False) -> dict:
     """A Django DATABASES entry from `postgres://user:pass@host:port/name?sslmode=require` (parsed by
     dj-database-url: its query options are kept) or `sqlite:///path`. Either is wrapped by django-prometheus's
     backend, which counts queries and errors for /metrics."""
@@ -91,7 +91,10 @@ def database_from_url(url: str, base_dir: Path) -> dict:
         }
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
         # Connections kept a minute and checked before reuse: a database restart costs no request an error.
-        entry = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        # Through PgBouncer in transaction pooling mode a server-side cursor would outlive its transaction.
+        entry = dj_database_url.parse(
+            url, conn_max_age=60, conn_health_checks=True, disable_server_side_cursors=behind_pgbouncer
+        )
         entry["ENGINE"] = "django_prometheus.db.backends.postgresql"
         return entry
     raise ImproperlyConfiguredEnv(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite:///)")

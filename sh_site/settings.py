@@ -74,7 +74,15 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3"), BASE_DIR)}
+DATABASES = {
+    "default": database_from_url(
+        env_str("DATABASE_URL", "sqlite:///db.sqlite3"),
+        BASE_DIR,
+        behind_pgbouncer=env_bool("PGBOUNCER_TRANSACTION_POOLING", False),
+    )
+}
+# Beat's lock (sh_site/beat.py) is a session's: through PgBouncer in transaction mode, beat needs a direct URL.
+BEAT_DATABASE_URL = env_str("BEAT_DATABASE_URL", "")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [  # Django's and allauth's, loading the profile with the user (sh_site/auth.py)

@@ -53,3 +53,24 @@ def test_the_database_urls_options_are_kept():
     )
     assert entry["OPTIONS"] == {"sslmode": "verify-full", "connect_timeout": 5}
     assert entry["CONN_HEALTH_CHECKS"] is True and entry["CONN_MAX_AGE"] == 60
+
+
+def test_beat_reaches_the_database_directly_when_told_to(settings):
+    """Behind PgBouncer (transaction pooling) a session's advisory lock does not hold: beat takes BEAT_DATABASE_URL."""
+    from sh_site.beat import BeatLock
+
+    settings.BEAT_DATABASE_URL = "postgres://beat:pw@db.example.org:5432/sh?sslmode=require"
+    conninfo = BeatLock.for_database().conninfo
+    assert (conninfo["host"], conninfo["port"], conninfo["dbname"], conninfo["sslmode"]) == (
+        "db.example.org",
+        5432,
+        "sh",
+        "require",
+    )
+    settings.BEAT_DATABASE_URL = "sqlite:///one-machine.sqlite3"
+    assert BeatLock.for_database() is None  # one machine: no lock to take
+
+
+def test_pgbouncer_transaction_pooling_turns_server_side_cursors_off():
+    entry = database_from_url("postgres://sh@pgbouncer:6432/sh", ROOT, behind_pgbouncer=True)
+    assert entry["DISABLE_SERVER_SIDE_CURSORS"] is True
