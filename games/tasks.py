@@ -68,13 +68,14 @@ def send_emails_soon() -> None:
 
 def queue_now(task) -> None:
     """Ask a worker to run `task` now, without ever holding up the request that asks: a broker that does not
-    answer gets one try of at most a second, no retries (Celery's own would wait 6 s). Nothing is lost: the
-    periodic run of the same task does the same work within SWEEP_INTERVAL_SECONDS."""
+    answer gets one try, no retries (Celery's own would wait 6 s), and a host that does not answer at all is
+    given up after BROKER_CONNECT_TIMEOUT. Nothing is lost: the periodic run of the same task does the same work
+    within SWEEP_INTERVAL_SECONDS."""
     from sh_site.celery import app
 
     try:
         with app.connection_for_write() as broker:
-            broker.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=1)
+            broker.ensure_connection(max_retries=0, timeout=1)
             task.apply_async(retry=False, connection=broker)
     except Exception:
         log.warning("could not queue %s; its next periodic run will do it", task.name, exc_info=True)

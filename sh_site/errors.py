@@ -1,13 +1,17 @@
 """The site's answer to its own faults. The database away for a moment (a restart, a failover) is not a bug: the
-request that met it changed nothing (its transaction rolled back), so the player is told that and asked to try
-again (503 with Retry-After), and the process reconnects by itself on the next request (CONN_HEALTH_CHECKS)."""
+transaction that met it rolled back whole (a move is made entirely or not at all), so the player is asked to look
+and send it again (503 with Retry-After: a move sent twice is refused the second time, for its step has moved on),
+and the process reconnects by itself on the next request (CONN_HEALTH_CHECKS). The page cannot say for sure that
+nothing was recorded: the database may have gone after a commit, before the answer."""
 
+import re
 import sys
 
 from django import db
 from django.http import HttpResponseServerError, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
+from django.views.debug import SafeExceptionReporterFilter
 
 RETRY_AFTER_SECONDS = 30
 
@@ -18,7 +22,10 @@ def server_error(request):
     error = sys.exc_info()[1]
     if not isinstance(error, (db.OperationalError, db.InterfaceError)):
         return HttpResponseServerError(loader.get_template("500.html").render())
-    detail = _("The site lost its database for a moment. Nothing was recorded: please try again in a minute.")
+    detail = _(
+        "The site lost its database for a moment: what you sent may not have been recorded. Reload the page to "
+        "see, and send it again in a minute if it is missing."
+    )
     if request.path.startswith("/api/"):
         response = JsonResponse(
             {"type": "about:blank", "title": _("Unavailable"), "status": 503, "detail": detail, "code": "unavailable"},
@@ -30,3 +37,10 @@ def server_error(request):
         response = HttpResponseServerError(page, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+class ReportFilter(SafeExceptionReporterFilter):
+    """What an error report (the admins' email) may show: Django's rules, and no setting whose name says URL or
+    DATABASE either (REDIS_URL, CELERY_BROKER_URL, BEAT_DATABASE_URL hold passwords)."""
+
+    hidden_settings = re.compile("API|AUTH|TOKEN|KEY|SECRET|PASS|SIGNATURE|URL|DATABASE", flags=re.IGNORECASE)

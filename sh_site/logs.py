@@ -65,17 +65,17 @@ class JsonFormatter(jsonlogger.JsonFormatter):
 
 
 class RateLimitedAdminEmailHandler(AdminEmailHandler):
-    """Django's email to the ADMINS about an error, at most once per distinct error (where it was raised) every
-    ADMIN_EMAIL_INTERVAL seconds in each process: a fault that repeats on every request or sweep sends one
-    email, not thousands. POST data of moves and claims is hidden by the views (sensitive_post_parameters)."""
+    """Django's email to the ADMINS about an error, at most once per distinct error (its type and the line that
+    raised it) every ADMIN_EMAIL_INTERVAL seconds in each process: a fault that repeats on every request or
+    sweep sends one email, not thousands. POST data of moves and claims is hidden by the views
+    (sensitive_post_parameters); settings holding passwords by sh_site.errors.ReportFilter."""
 
     _last_sent: dict[tuple, float] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
         if getattr(getattr(record, "request", None), "path", "") == "/healthz":
             return  # an unhealthy site is the monitor's and check_health's to tell, not one email per poll
-        error = record.exc_info[1] if record.exc_info else None
-        key = (record.name, record.pathname, record.lineno, type(error).__name__ if error else record.msg)
+        key = _where(record)
         now = time.monotonic()
         interval = getattr(settings, "ADMIN_EMAIL_INTERVAL", 600)
         last = self._last_sent.get(key)
@@ -83,3 +83,13 @@ class RateLimitedAdminEmailHandler(AdminEmailHandler):
             return
         self._last_sent[key] = now
         super().emit(record)
+
+
+def _where(record: logging.LogRecord) -> tuple:
+    """A distinct error: its type and the innermost line of its traceback; without one, where it was logged."""
+    if record.exc_info and record.exc_info[2] is not None:
+        frame = record.exc_info[2]
+        while frame.tb_next is not None:
+            frame = frame.tb_next
+        return (type(record.exc_info[1]).__name__, frame.tb_frame.f_code.co_filename, frame.tb_lineno)
+    return (record.name, record.pathname, record.lineno, str(record.msg))

@@ -6,8 +6,9 @@ With gunicorn's or Celery's several processes, each keeps its counters in files 
 process, `make run`), the process's own registry is read. The gauges come from the database, which every
 process shares, so they are computed once per scrape, by whichever process answers it, with indexed counts.
 
-/metrics answers only a request with the bearer token METRICS_TOKEN or from an address in
-METRICS_ALLOWED_ADDRESSES; with neither set it is off (404), as it tells how busy the site is.
+/metrics answers only a request with the bearer token METRICS_TOKEN, or one made directly (not through the
+proxy: no X-Forwarded-For) from an address in METRICS_ALLOWED_ADDRESSES; with neither set it is off (404), as it
+tells how busy the site is.
 """
 
 import hmac
@@ -102,7 +103,10 @@ def allowed(request) -> bool:
     given = request.headers.get("Authorization", "")
     if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
         return True
-    return request.META.get("REMOTE_ADDR") in settings.METRICS_ALLOWED_ADDRESSES
+    # An allowed address counts only for a request made to gunicorn directly: through the reverse proxy, every
+    # request comes from the proxy's address, whoever sent it.
+    forwarded = any(name in request.headers for name in ("X-Forwarded-For", "X-Real-IP", "Forwarded"))
+    return not forwarded and request.META.get("REMOTE_ADDR") in settings.METRICS_ALLOWED_ADDRESSES
 
 
 def metrics(request):

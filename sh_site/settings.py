@@ -83,6 +83,8 @@ DATABASES = {
 }
 # Beat's lock (sh_site/beat.py) is a session's: through PgBouncer in transaction mode, beat needs a direct URL.
 BEAT_DATABASE_URL = env_str("BEAT_DATABASE_URL", "")
+if env_bool("PGBOUNCER_TRANSACTION_POOLING", False):
+    require(["BEAT_DATABASE_URL"], "PGBOUNCER_TRANSACTION_POOLING is on (beat's lock needs a direct connection)")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [  # Django's and allauth's, loading the profile with the user (sh_site/auth.py)
@@ -149,7 +151,12 @@ ANYMAIL = {
 # no server, so `make run` works on a bare machine.
 REDIS_URL = env_str("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
-if not REDIS_URL:
+# A Redis host that drops packets (not one that refuses) would hold a connection attempt for the system's TCP
+# timeout, minutes: a move queuing its emails, or /healthz, gives up after this many seconds instead.
+BROKER_CONNECT_TIMEOUT = env_int("BROKER_CONNECT_TIMEOUT", 2)
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": BROKER_CONNECT_TIMEOUT}
+else:
     _queue_dir = BASE_DIR / "var" / "broker"
     (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)  # any process may be the first to use it
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -209,6 +216,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
 ADMINS = [(address, address) for address in env_list("ADMINS", [])]
 ADMIN_EMAIL_INTERVAL = env_int("ADMIN_EMAIL_INTERVAL", 600)
+DEFAULT_EXCEPTION_REPORTER_FILTER = "sh_site.errors.ReportFilter"  # no URL with a password in an error email
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 LOGGING = {
     "version": 1,

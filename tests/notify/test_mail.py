@@ -171,7 +171,12 @@ def test_bench_reminders_command_sends_one_email_per_game_step_and_cleans_up():
 
 
 class VanishingBackend(FlakyBackend):
-    """A mail server that takes the first email, then goes away mid-way (a restart, a dropped connection)."""
+    """A mail server that takes the first email, then goes away mid-way (a restart, a dropped connection) and
+    takes no new connection."""
+
+    def open(self):
+        if mail.outbox:
+            raise ConnectionRefusedError(111, "Connection refused")
 
     def send_messages(self, messages):
         if mail.outbox:
@@ -188,3 +193,23 @@ def test_a_mail_server_gone_mid_way_costs_the_emails_no_try(settings):
     waiting = Notification.objects.get(email=Notification.Email.PENDING)
     assert (waiting.attempts, waiting.email_due_at, waiting.claimed_at) == (0, START, None)  # as it was
     assert Notification.objects.filter(email=Notification.Email.SENT).count() == 1
+
+
+class PickyBackend(FlakyBackend):
+    """A mail server that drops the connection on one email (too big for it, say) and takes the rest."""
+
+    def send_messages(self, messages):
+        if any("bob" in to for message in messages for to in message.to):
+            raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+        return super().send_messages(messages)
+
+
+def test_an_email_the_server_always_drops_uses_its_tries_and_holds_up_no_one(settings):
+    settings.EMAIL_BACKEND = "tests.notify.test_mail.PickyBackend"
+    FlakyBackend.failures = 0
+    for name in ("ann", "bob", "cat", "dan", "eve"):
+        make_user(name)
+    running_game(actions=[{"type": "nominate", "by": "ann", "target": "bob"}])  # everyone owes a ballot
+    assert send_due_emails(now=START) == 4  # all but bob's, in the same run
+    dropped = Notification.objects.get(user__username="bob", email=Notification.Email.PENDING)
+    assert dropped.attempts == 1 and dropped.email_due_at > START  # counted, and later

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from sh_site.env import ImproperlyConfiguredEnv, database_from_url, env_str
 
@@ -59,8 +60,10 @@ def test_beat_reaches_the_database_directly_when_told_to(settings):
     """Behind PgBouncer (transaction pooling) a session's advisory lock does not hold: beat takes BEAT_DATABASE_URL."""
     from sh_site.beat import BeatLock
 
-    settings.BEAT_DATABASE_URL = "postgres://beat:pw@db.example.org:5432/sh?sslmode=require"
+    settings.BEAT_DATABASE_URL = "postgres://beat:pw@db.example.org:5432/sh?sslmode=require&connect_timeout=3"
     conninfo = BeatLock.for_database().conninfo
+    make_conninfo(**conninfo)  # every key one libpq knows (an unknown one raises)
+    assert (conninfo["connect_timeout"], conninfo["application_name"]) == (3, "sh-beat")
     assert (conninfo["host"], conninfo["port"], conninfo["dbname"], conninfo["sslmode"]) == (
         "db.example.org",
         5432,
@@ -74,3 +77,8 @@ def test_beat_reaches_the_database_directly_when_told_to(settings):
 def test_pgbouncer_transaction_pooling_turns_server_side_cursors_off():
     entry = database_from_url("postgres://sh@pgbouncer:6432/sh", ROOT, behind_pgbouncer=True)
     assert entry["DISABLE_SERVER_SIDE_CURSORS"] is True
+
+
+def test_pgbouncer_without_a_direct_url_for_beat_refuses_to_start():
+    result = start(PGBOUNCER_TRANSACTION_POOLING="1", DATABASE_URL="postgres://sh@127.0.0.1:6432/sh")
+    assert result.returncode != 0 and "missing: BEAT_DATABASE_URL" in result.stderr

@@ -140,23 +140,38 @@ def ok(figures: dict) -> bool:
     return not any(lost_or_doubled) and None not in caught_up and due_and_done
 
 
-def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: int = 1) -> dict:
-    """The broker (a redis-server of our own) stopped for `outage` seconds while `games` deadlines pass and
-    players make `moves` moves through HTTP; then started again, empty (it keeps nothing on disk)."""
-    mail, broker, made = MailServer(), RedisServer(), Games("chaos-broker")
+def whole_site(broker: RedisServer, mail: MailServer, interval: int, **environment: str) -> tuple[Site, int]:
+    """The broker and the mail server started, then the site's web, worker and beat on them, once a sweep ran."""
     mail.start()
     broker.start()
     site = Site(REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS=str(interval), EMAIL_HOST="127.0.0.1",
-                EMAIL_PORT=str(mail.port))  # fmt: skip
+                EMAIL_PORT=str(mail.port), **environment)  # fmt: skip
     port = free_port()
     try:
         site.web(port)
         site.worker()
         site.beat()
         started(site)
-        lead = 3.0  # seconds to set up the games before the broker stops
-        begin = timezone.now() + timedelta(seconds=lead)
-        due = made.make([begin + timedelta(seconds=outage * (i + 0.5) / games) for i in range(games)])
+    except BaseException:
+        site.close()
+        raise
+    return site, port
+
+
+def spread(count: int, begin, seconds: float) -> list:
+    """`count` moments spread evenly over `seconds` from `begin`."""
+    return [begin + timedelta(seconds=seconds * (i + 0.5) / count) for i in range(count)]
+
+
+def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: int = 1) -> dict:
+    """The broker (a redis-server of our own) stopped for `outage` seconds while `games` deadlines pass and
+    players make `moves` moves through HTTP; then started again, empty (it keeps nothing on disk)."""
+    mail, broker, made = MailServer(), RedisServer(), Games("chaos-broker")
+    site = None
+    try:
+        site, port = whole_site(broker, mail, interval)
+        begin = timezone.now() + timedelta(seconds=3)  # the games are made before the broker stops
+        due = made.make(spread(games, begin, outage))
         playing = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)] * moves)
         player = Player(port, signed_in_sessions(made.users()))
         time.sleep(max(0.0, (begin - timezone.now()).total_seconds()))
@@ -181,7 +196,8 @@ def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: i
         figures["ok"] = ok(figures)
         return figures
     finally:
-        site.close()
+        if site is not None:
+            site.close()
         broker.close()
         mail.stop()
         made.delete()
@@ -305,18 +321,11 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
     made = Games("chaos-mail")
     refused = f"{made.first_to_move(0)}@example.org"  # refused from the first game's first "your move" on
     mail, broker = MailServer(refused=(refused,)), RedisServer()
-    mail.start()
-    broker.start()
-    site = Site(REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS=str(interval), EMAIL_HOST="127.0.0.1",
-                EMAIL_PORT=str(mail.port))  # fmt: skip
-    port = free_port()
+    site = None
     try:
-        site.web(port)
-        site.worker()
-        site.beat()
-        started(site)
+        site, port = whole_site(broker, mail, interval)
         begin = timezone.now() + timedelta(seconds=3)
-        due = made.make([begin + timedelta(seconds=outage * (i + 0.5) / games) for i in range(games)])
+        due = made.make(spread(games, begin, outage))
         probe = Player(port, {})
         time.sleep(max(0.0, (begin - timezone.now()).total_seconds()))
         stopped, outage_began = time.monotonic(), timezone.now()
@@ -347,7 +356,8 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
         )
         return figures
     finally:
-        site.close()
+        if site is not None:
+            site.close()
         broker.close()
         mail.stop()
         made.delete()
@@ -459,14 +469,14 @@ def production_shape(*, players: int = 50, games: int = 20, seconds: float = 150
             "games_finished": sum(1 for game in stored if game.load_state().over),
             "replay_errors": sum(1 for game in stored if not _replays(game)),
             "emails_sent": SentEmail.objects.filter(to__startswith=f"{prefix}-").count(),
-            "emails_delivered": len(mail.messages),
-            "emails_doubled": mail.doubled(),
+            "emails_delivered": len(mail.messages),  # more than sent: a worker killed after the SMTP server took
+            "emails_doubled": mail.doubled(),  # them and before it recorded them (sent again 10 minutes later)
             "worker_killed_after_seconds": round(kill_at),
         }  # fmt: skip
         figures["ok"] = (
             figures["server_errors"] == figures["moves_lost"] == figures["moves_doubled"] == 0
             and figures["deadlines_stuck"] == figures["replay_errors"] == figures["emails_doubled"] == 0
-            and figures["emails_sent"] == figures["emails_delivered"]
+            and figures["emails_sent"] <= figures["emails_delivered"]
         )
         return figures
     finally:
