@@ -74,8 +74,8 @@ def queue_now(task) -> None:
     from sh_site.celery import app
 
     try:
-        with app.connection_for_write() as broker:
-            broker.ensure_connection(max_retries=0, timeout=1)
-            task.apply_async(retry=False, connection=broker)
+        with app.producer_pool.acquire(block=True, timeout=1) as producer:  # a pooled connection: no new one a move
+            producer.connection.ensure_connection(max_retries=0, timeout=1)  # at once when it is still connected
+            task.apply_async(retry=False, producer=producer)
     except Exception:
         log.warning("could not queue %s; its next periodic run will do it", task.name, exc_info=True)
