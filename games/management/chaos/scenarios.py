@@ -71,6 +71,7 @@ class Games:
     def delete(self) -> None:
         Game.objects.filter(name=self.prefix).delete()
         self.users().delete()
+        SentEmail.objects.filter(to__startswith=f"{self.prefix}-").delete()  # kept by the site when a user goes
 
 
 def timeouts(games: list[Game]) -> Counter:
@@ -401,6 +402,7 @@ def production_shape(*, players: int = 50, games: int = 20, seconds: float = 150
     every move answered 200 must be on record once, no deadline may be left overdue, no email sent twice, and
     no answer may have been a 5xx."""
     mail, broker, prefix = MailServer(), RedisServer(), "chaos-prod"
+    began = timezone.now()
     mail.start()
     broker.start()
     site = Site(REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS=str(interval), EMAIL_HOST="127.0.0.1",
@@ -468,7 +470,7 @@ def production_shape(*, players: int = 50, games: int = 20, seconds: float = 150
             "deadlines_stuck": overdue,
             "games_finished": sum(1 for game in stored if game.load_state().over),
             "replay_errors": sum(1 for game in stored if not _replays(game)),
-            "emails_sent": SentEmail.objects.filter(to__startswith=f"{prefix}-").count(),
+            "emails_sent": SentEmail.objects.filter(to__startswith=f"{prefix}-", sent_at__gte=began).count(),
             "emails_delivered": len(mail.messages),  # more than sent: a worker killed after the SMTP server took
             "emails_doubled": mail.doubled(),  # them and before it recorded them (sent again 10 minutes later)
             "worker_killed_after_seconds": round(kill_at),
@@ -485,6 +487,7 @@ def production_shape(*, players: int = 50, games: int = 20, seconds: float = 150
         mail.stop()
         Game.objects.filter(name=prefix).delete()
         User.objects.filter(username__startswith=f"{prefix}-").delete()
+        SentEmail.objects.filter(to__startswith=f"{prefix}-").delete()  # kept by the site when a user goes
 
 
 def _replays(game: Game) -> bool:
