@@ -141,22 +141,28 @@ def ok(figures: dict) -> bool:
     return not any(lost_or_doubled) and None not in caught_up and due_and_done
 
 
-def whole_site(broker: RedisServer, mail: MailServer, interval: int, **environment: str) -> tuple[Site, int]:
-    """The broker and the mail server started, then the site's web, worker and beat on them, once a sweep ran."""
-    mail.start()
-    broker.start()
-    site = Site(REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS=str(interval), EMAIL_HOST="127.0.0.1",
-                EMAIL_PORT=str(mail.port), **environment)  # fmt: skip
-    port = free_port()
+@contextmanager
+def whole_site(broker: RedisServer, mail: MailServer, made: "Games", interval: int, **environment: str):
+    """The broker and the mail server started, then the site's web, worker and beat on them, once a sweep ran:
+    (the site, its port). Afterwards everything stopped and the scenario's games and players deleted."""
+    site = None
     try:
+        mail.start()
+        broker.start()
+        site = Site(REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS=str(interval), EMAIL_HOST="127.0.0.1",
+                    EMAIL_PORT=str(mail.port), **environment)  # fmt: skip
+        port = free_port()
         site.web(port)
         site.worker()
         site.beat()
         started(site)
-    except BaseException:
-        site.close()
-        raise
-    return site, port
+        yield site, port
+    finally:
+        if site is not None:
+            site.close()
+        broker.close()
+        mail.stop()
+        made.delete()
 
 
 def spread(count: int, begin, seconds: float) -> list:
@@ -168,9 +174,7 @@ def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: i
     """The broker (a redis-server of our own) stopped for `outage` seconds while `games` deadlines pass and
     players make `moves` moves through HTTP; then started again, empty (it keeps nothing on disk)."""
     mail, broker, made = MailServer(), RedisServer(), Games("chaos-broker")
-    site = None
-    try:
-        site, port = whole_site(broker, mail, interval)
+    with whole_site(broker, mail, made, interval) as (_site, port):
         begin = timezone.now() + timedelta(seconds=3)  # the games are made before the broker stops
         due = made.make(spread(games, begin, outage))
         playing = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)] * moves)
@@ -196,12 +200,6 @@ def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: i
         figures.update(email_figures(notices, mail, back, limit=120, settle=3 * interval))
         figures["ok"] = ok(figures)
         return figures
-    finally:
-        if site is not None:
-            site.close()
-        broker.close()
-        mail.stop()
-        made.delete()
 
 
 @contextmanager
@@ -322,9 +320,7 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
     made = Games("chaos-mail")
     refused = f"{made.first_to_move(0)}@example.org"  # refused from the first game's first "your move" on
     mail, broker = MailServer(refused=(refused,)), RedisServer()
-    site = None
-    try:
-        site, port = whole_site(broker, mail, interval)
+    with whole_site(broker, mail, made, interval) as (_site, port):
         begin = timezone.now() + timedelta(seconds=3)
         due = made.make(spread(games, begin, outage))
         probe = Player(port, {})
@@ -356,12 +352,6 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
             and figures["refused_address_marked"]
         )
         return figures
-    finally:
-        if site is not None:
-            site.close()
-        broker.close()
-        mail.stop()
-        made.delete()
 
 
 class ApiPlayer(BrowserClient):
