@@ -84,3 +84,19 @@ def test_gunicorns_workers_add_up_in_multiprocess_mode(tmp_path):
         assert len(writers) >= 2  # the 40 requests were served by several workers, and summed above
     finally:
         site.close()
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        "Bearer s3cret-token\x00",
+        "Bearer " + "s" * 100_000,
+        "Bearer s3cret-tökén",
+        "bearer s3cret-token",
+        "s3cret-token",
+    ],
+)
+def test_forged_metrics_credentials_are_refused_without_a_fault(client, settings, authorization):
+    settings.METRICS_TOKEN, settings.METRICS_ALLOWED_ADDRESSES = "s3cret-token", []
+    response = client.get("/metrics", headers={"authorization": authorization})
+    assert response.status_code == 404

@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_running_game_restored_from_last_nights_backup_goes_on(tmp_path):
+def test_t4_a_running_game_restored_from_last_nights_backup_goes_on(tmp_path):
     game = running_game(actions=governments(("ann", "bob")), now=timezone.now())  # a round played: a policy enacted
     stored = codec.encode(game.load_state())
     env = {**os.environ, "DATABASE_URL": database_url(), "BACKUP_DIR": str(tmp_path)}
