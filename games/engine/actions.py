@@ -8,13 +8,11 @@ from typing import NamedTuple
 
 from . import election, legislature, participation, powers
 from .common import require_actor, require_living, require_step
-from .constants import BALLOTS, POLICIES, SeatStatus, Step
+from .constants import ALIVE, BALLOTS, DISCARD, ENACT, EXECUTION_VOTE, NOMINATE, POLICIES, VETO_REPLY, VOTE, Step
 from .errors import IllegalAction, _
 from .state import GameState
 from .timeouts import timeout
 from .voting import cast_ballot
-
-_ALIVE = SeatStatus.ALIVE
 
 
 class Action(NamedTuple):
@@ -53,21 +51,21 @@ def apply(g: GameState, action: Action) -> list[dict]:
 
 
 def _nominate(g: GameState, a: Action) -> None:
-    require_step(g, Step.NOMINATE)
+    require_step(g, NOMINATE)
     require_actor(g, a.by, g.president, _("Only %(name)s, the presidential candidate, can nominate now."))
     election.check_nominee(g, _target(a))
     participation.mark_made(g.seats[a.by])
     election.nominate(g, a.target)
 
 
-_VOTE_STEPS = (Step.VOTE, Step.EXECUTION_VOTE)
+_VOTE_STEPS = (VOTE, EXECUTION_VOTE)
 
 
 def _vote(g: GameState, a: Action) -> None:
     # The most frequent move: its checks are those of require_step and require_living, each a comparison first.
     if g.step not in _VOTE_STEPS:
         require_step(g, *_VOTE_STEPS)
-    if g.seats[a.by].status is not _ALIVE:
+    if g.seats[a.by].status is not ALIVE:
         require_living(g, a.by)
     if a.choice not in BALLOTS:
         raise IllegalAction(_("A ballot is Ja or Nein."), code="invalid_choice")
@@ -75,7 +73,7 @@ def _vote(g: GameState, a: Action) -> None:
 
 
 def _discard(g: GameState, a: Action) -> None:
-    require_step(g, Step.DISCARD)
+    require_step(g, DISCARD)
     require_actor(g, a.by, g.president, _("Only %(name)s, the president, can discard now."))
     _check_policy(g, a.choice)
     participation.mark_made(g.seats[a.by])
@@ -83,7 +81,7 @@ def _discard(g: GameState, a: Action) -> None:
 
 
 def _enact(g: GameState, a: Action) -> None:
-    require_step(g, Step.ENACT)
+    require_step(g, ENACT)
     require_actor(g, a.by, g.chancellor, _("Only %(name)s, the chancellor, can enact a policy now."))
     _check_policy(g, a.choice)
     participation.mark_made(g.seats[a.by])
@@ -91,7 +89,7 @@ def _enact(g: GameState, a: Action) -> None:
 
 
 def _veto(g: GameState, a: Action) -> None:
-    require_step(g, Step.ENACT)
+    require_step(g, ENACT)
     require_actor(g, a.by, g.chancellor, _("Only %(name)s, the chancellor, can ask for a veto now."))
     legislature.check_veto(g)
     participation.mark_made(g.seats[a.by])
@@ -99,7 +97,7 @@ def _veto(g: GameState, a: Action) -> None:
 
 
 def _veto_reply(g: GameState, a: Action) -> None:
-    require_step(g, Step.VETO_REPLY)
+    require_step(g, VETO_REPLY)
     require_actor(g, a.by, g.president, _("Only %(name)s, the president, can answer the veto request now."))
     if not isinstance(a.choice, bool):
         raise IllegalAction(_("A veto is accepted or refused."), code="invalid_choice")

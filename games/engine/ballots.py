@@ -1,6 +1,6 @@
 """R11/R12: counting a vote, for an election or (variant `execution_vote`) an execution."""
 
-from .constants import JA, NEIN, SeatStatus
+from .constants import ALIVE, JA, NEIN
 from .participation import mark_missed
 from .state import GameState
 
@@ -11,9 +11,9 @@ def count_ballots(g: GameState) -> tuple[bool, dict]:
     Ja must be a strict majority of the ballots counted: a tie fails.
     """
     ballots, missing = {}, []
-    votes, alive, ja = g.votes, SeatStatus.ALIVE, 0
+    votes, ja = g.votes, 0
     for index, seat in enumerate(g.seats):
-        if seat.status is not alive:
+        if seat.status is not ALIVE:
             continue
         ballot = votes.get(index)
         if ballot is None:

@@ -1,17 +1,18 @@
 """Small steps shared by every part of the round: the public log, waiting steps and the end of the game."""
 
 from .constants import (
+    ALIVE,
+    DEAD,
+    EXILED,
     FASCIST_POLICIES_TO_WIN,
+    GAME_OVER,
     LIBERAL_POLICIES_TO_WIN,
     Party,
-    SeatStatus,
     Step,
     WinReason,
 )
 from .errors import IllegalAction, _
 from .state import GameState, Outcome
-
-_ALIVE = SeatStatus.ALIVE
 
 
 def emit(g: GameState, type_: str, **fields) -> None:
@@ -30,7 +31,7 @@ def wait_for(g: GameState, step: Step) -> None:
 def end_game(g: GameState, winner: str | None, reason: WinReason) -> None:
     """R26/R27: the game is over; everything becomes public."""
     g.outcome = Outcome(reason, None if winner is None else Party(winner))
-    wait_for(g, Step.GAME_OVER)
+    wait_for(g, GAME_OVER)
     emit(
         g,
         "game_over",
@@ -53,7 +54,7 @@ def require_step(g: GameState, *steps: Step) -> None:
     step = g.step
     if step in steps:
         return
-    if step is Step.GAME_OVER:
+    if step is GAME_OVER:
         raise IllegalAction(_("The game is over."), code="game_over")
     raise IllegalAction(_("That move is not possible now."), code="wrong_step")
 
@@ -67,10 +68,10 @@ def require_actor(g: GameState, seat: int, owner: int | None, refusal: str) -> N
 
 def require_living(g: GameState, seat: int) -> None:
     status = g.seats[seat].status
-    if status is _ALIVE:
+    if status is ALIVE:
         return
     name = g.seats[seat].name
-    if status == SeatStatus.DEAD:
+    if status == DEAD:
         raise IllegalAction(_("%(name)s is dead and cannot act."), name=name, code="actor_not_alive")
-    if status == SeatStatus.EXILED:
+    if status == EXILED:
         raise IllegalAction(_("%(name)s has been exiled and cannot act."), name=name, code="actor_not_alive")

@@ -2,7 +2,17 @@
 
 from .ballots import count_ballots
 from .common import emit, end_game, wait_for
-from .constants import HAND_SIZE, HITLER_ZONE, Party, Role, SeatStatus, Step, WinReason
+from .constants import (
+    ALIVE,
+    DEAD,
+    DISCARD,
+    HAND_SIZE,
+    HITLER,
+    HITLER_ZONE,
+    VOTE,
+    Party,
+    WinReason,
+)
 from .errors import IllegalAction, _
 from .policies import advance_tracker
 from .rounds import advance_round
@@ -14,8 +24,8 @@ def check_nominee(g: GameState, target: int) -> None:
     """R9/R10: the nominee must be a living player other than the candidate, not term-limited."""
     seat = g.seats[target]
     status = seat.status
-    if status is not SeatStatus.ALIVE:
-        if status == SeatStatus.DEAD:
+    if status is not ALIVE:
+        if status == DEAD:
             raise IllegalAction(
                 _("%(name)s is dead and cannot be nominated."), name=seat.name, code="nominee_not_alive"
             )
@@ -33,7 +43,7 @@ def nominate(g: GameState, target: int) -> None:
     g.chancellor = target
     g.votes = {}
     emit(g, "nominated", president=g.name(g.president), chancellor=g.name(target))
-    wait_for(g, Step.VOTE)
+    wait_for(g, VOTE)
 
 
 def close_election(g: GameState) -> None:
@@ -62,7 +72,7 @@ def _elect(g: GameState) -> None:
         g.election_tracker = 0
     chancellor = g.seats[g.chancellor]
     if g.fascist_policies >= HITLER_ZONE:
-        if chancellor.role == Role.HITLER:
+        if chancellor.role == HITLER:
             end_game(g, Party.FASCIST, WinReason.HITLER_ELECTED)
             return
         chancellor.confirmed_not_hitler = True
@@ -79,4 +89,4 @@ def _draw_hand(g: GameState) -> None:
         Session(g.round, g.name(g.president), g.president, g.name(g.chancellor), g.chancellor, list(g.hand))
     )
     emit(g, "legislative_session_started", president=g.name(g.president), chancellor=g.name(g.chancellor))
-    wait_for(g, Step.DISCARD)
+    wait_for(g, DISCARD)

@@ -1,10 +1,26 @@
 """The moves players may make now (not moderators' moves, not the passing of a deadline)."""
 
 from collections.abc import Sequence
+from itertools import product
 from typing import Protocol
 
 from .actions import Action
-from .constants import BALLOTS, MAX_PLAYERS, SeatStatus, Step
+from .constants import (
+    ALIVE,
+    BALLOTS,
+    DISCARD,
+    ENACT,
+    EXECUTE,
+    EXECUTION_VOTE,
+    GAME_OVER,
+    INVESTIGATE,
+    MAX_PLAYERS,
+    NOMINATE,
+    POLICIES,
+    SPECIAL_ELECTION,
+    VETO_REPLY,
+    VOTE,
+)
 from .errors import IllegalAction, _
 from .legislature import veto_allowed
 from .powers import power_targets
@@ -20,41 +36,43 @@ class RandomSource(Protocol):
     def getrandbits(self, k: int) -> int: ...
 
 
-_POWER_STEPS = (Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
+_POWER_STEPS = (INVESTIGATE, SPECIAL_ELECTION, EXECUTE)
 
 
-_VOTE, _EXECUTION_VOTE, _NOMINATE, _DISCARD, _ENACT, _VETO_REPLY = (
-    Step.VOTE, Step.EXECUTION_VOTE, Step.NOMINATE, Step.DISCARD, Step.ENACT, Step.VETO_REPLY
-)  # fmt: skip
-_ALIVE = SeatStatus.ALIVE
-# A seat's two ballots, and each candidate's nominations, made once: the moves asked for most often.
+# The moves asked for most often, made once and never changed: a seat's two ballots, each candidate's
+# nominations, and a seat's choices of card for each hand it can hold (the distinct cards, in order).
 _BALLOTS = [tuple(Action("vote", seat, choice=ballot) for ballot in BALLOTS) for seat in range(MAX_PLAYERS)]
 _NOMINATIONS = [[Action("nominate", by, target) for target in range(MAX_PLAYERS)] for by in range(MAX_PLAYERS)]
+_HANDS = [hand for size in (2, 3) for hand in product(POLICIES, repeat=size)]
+_DISCARDS, _ENACTS = (
+    [{hand: tuple(Action(type_, seat, choice=card) for card in sorted(set(hand))) for hand in _HANDS}
+     for seat in range(MAX_PLAYERS)]
+    for type_ in ("discard", "enact")
+)  # fmt: skip
+_VETOES = [(Action("veto", seat),) for seat in range(MAX_PLAYERS)]
 
 
 def legal_actions(g: GameState, seat: int | None = None) -> Sequence[Action]:
     """Every move a player may make now, ballot changes included, in seat order; only `seat`'s when given
     (for a ballot: its two, without listing every living player's)."""
     step = g.step
-    if step is _VOTE or step is _EXECUTION_VOTE:
+    if step is VOTE or step is EXECUTION_VOTE:
         if seat is not None:
-            return _BALLOTS[seat] if g.seats[seat].status is _ALIVE else ()  # made once, never changed
-        return [move for i, s in enumerate(g.seats) if s.status is _ALIVE for move in _BALLOTS[i]]
-    if step is _ENACT:
+            return _BALLOTS[seat] if g.seats[seat].status is ALIVE else ()  # made once, never changed
+        return [move for i, s in enumerate(g.seats) if s.status is ALIVE for move in _BALLOTS[i]]
+    if step is ENACT:
         if seat is not None and seat != g.chancellor:
             return []
-        moves = [Action("enact", g.chancellor, choice=card) for card in sorted(set(g.hand))]
-        if veto_allowed(g):
-            moves.append(Action("veto", g.chancellor))
-        return moves
+        moves = _ENACTS[g.chancellor][tuple(g.hand)]
+        return moves + _VETOES[g.chancellor] if veto_allowed(g) else moves
     if seat is not None and seat != g.president:
         return []  # every other waiting step is the president's
-    if step is _NOMINATE:
+    if step is NOMINATE:
         moves = _NOMINATIONS[g.president]
         return [moves[target] for target in eligible_chancellors(g)]
-    if step is _DISCARD:
-        return [Action("discard", g.president, choice=card) for card in sorted(set(g.hand))]
-    if step is _VETO_REPLY:
+    if step is DISCARD:
+        return _DISCARDS[g.president][tuple(g.hand)]
+    if step is VETO_REPLY:
         return [Action("veto_reply", g.president, choice=answer) for answer in (True, False)]
     if step in _POWER_STEPS:
         return [Action(str(step), g.president, target) for target in power_targets(g, step)]
@@ -68,16 +86,16 @@ def random_move(g: GameState, rnd: RandomSource) -> Action:
     vote closes, so the order in which they come changes nothing.
     """
     step = g.step
-    if step == Step.GAME_OVER:
+    if step == GAME_OVER:
         raise IllegalAction(_("The game is over."), code="game_over")
-    if step in (Step.VOTE, Step.EXECUTION_VOTE):
+    if step in (VOTE, EXECUTION_VOTE):
         votes = g.votes
         for seat, s in enumerate(g.seats):
-            if s.status == SeatStatus.ALIVE and seat not in votes:
+            if s.status == ALIVE and seat not in votes:
                 return Action("vote", seat, choice=BALLOTS[rnd.getrandbits(1)])
         return Action("vote", rnd.choice(g.living()), choice=BALLOTS[rnd.getrandbits(1)])
-    if step == Step.DISCARD:
+    if step == DISCARD:
         return Action("discard", g.president, choice=rnd.choice(g.hand))
-    if step == Step.ENACT and not (veto_allowed(g) and rnd.getrandbits(2) == 0):
+    if step == ENACT and not (veto_allowed(g) and rnd.getrandbits(2) == 0):
         return Action("enact", g.chancellor, choice=rnd.choice(g.hand))
     return rnd.choice(legal_actions(g))

@@ -2,7 +2,7 @@
 two or asks for a veto."""
 
 from .common import emit, wait_for
-from .constants import FASCIST, VETO_UNLOCKED_AT, Step
+from .constants import ENACT, FASCIST, VETO_REPLY, VETO_UNLOCKED_AT
 from .errors import IllegalAction, _
 from .policies import advance_tracker, enact_policy, reshuffle_if_short
 from .powers import grant_power
@@ -24,7 +24,7 @@ def discard(g: GameState, position: int) -> None:
     g.discard_pile.append(card)
     g.sessions[-1].president_discarded = card
     emit(g, "president_discarded", president=g.name(g.president))
-    wait_for(g, Step.ENACT)
+    wait_for(g, ENACT)
 
 
 def enact(g: GameState, position: int) -> None:
@@ -60,7 +60,7 @@ def check_veto(g: GameState) -> None:
 def request_veto(g: GameState) -> None:
     g.sessions[-1].veto = "requested"
     emit(g, "veto_requested", chancellor=g.name(g.chancellor))
-    wait_for(g, Step.VETO_REPLY)
+    wait_for(g, VETO_REPLY)
 
 
 def answer_veto(g: GameState, accept: bool) -> None:
@@ -71,7 +71,7 @@ def answer_veto(g: GameState, accept: bool) -> None:
     if not accept:
         session.veto = "refused"
         g.veto_refused = True
-        wait_for(g, Step.ENACT)
+        wait_for(g, ENACT)
         return
     session.veto = "accepted"
     g.discard_pile.extend(g.hand)

@@ -2,7 +2,7 @@
 moderators' interventions."""
 
 from .common import emit, end_game
-from .constants import SeatStatus, WinReason
+from .constants import ALIVE, WinReason
 from .errors import IllegalAction, _
 from .state import GameState, Pending, Seat
 
@@ -91,5 +91,5 @@ def cancel(g: GameState) -> None:
 
 def require_living_player(g: GameState, index: int) -> None:
     seat = g.seats[index]
-    if seat.status != SeatStatus.ALIVE:
+    if seat.status != ALIVE:
         raise IllegalAction(_("%(name)s is not a living player."), name=seat.name, code="target_not_alive")

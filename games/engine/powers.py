@@ -2,15 +2,29 @@
 
 from .ballots import count_ballots
 from .common import emit, end_game, wait_for
-from .constants import HAND_SIZE, Party, Power, Role, SeatStatus, Step, WinReason, power_for
+from .constants import (
+    ALIVE,
+    DEAD,
+    EXECUTE,
+    EXECUTION_VOTE,
+    HAND_SIZE,
+    HITLER,
+    INVESTIGATE,
+    SPECIAL_ELECTION,
+    Party,
+    Power,
+    Step,
+    WinReason,
+    power_for,
+)
 from .errors import IllegalAction, _
 from .rounds import advance_round
 from .state import GameState, Investigation, Peek
 
 POWER_STEPS = {
-    Power.INVESTIGATE: Step.INVESTIGATE,
-    Power.SPECIAL_ELECTION: Step.SPECIAL_ELECTION,
-    Power.EXECUTE: Step.EXECUTE,
+    Power.INVESTIGATE: INVESTIGATE,
+    Power.SPECIAL_ELECTION: SPECIAL_ELECTION,
+    Power.EXECUTE: EXECUTE,
 }
 
 
@@ -40,17 +54,17 @@ def power_targets(g: GameState, step: Step) -> list[int]:
     return [
         i
         for i, seat in enumerate(g.seats)
-        if seat.status == SeatStatus.ALIVE and i != g.president and not (step == Step.INVESTIGATE and seat.investigated)
+        if seat.status == ALIVE and i != g.president and not (step == INVESTIGATE and seat.investigated)
     ]
 
 
 def check_target(g: GameState, target: int) -> None:
     seat = g.seats[target]
-    if seat.status != SeatStatus.ALIVE:
+    if seat.status != ALIVE:
         raise IllegalAction(_("%(name)s is not a living player."), name=seat.name, code="target_not_alive")
     if target == g.president:
         raise IllegalAction(_("The president cannot choose themself."), code="self_target")
-    if g.step == Step.INVESTIGATE and seat.investigated:
+    if g.step == INVESTIGATE and seat.investigated:
         raise IllegalAction(
             _("%(name)s has already been investigated in this game."), name=seat.name, code="already_investigated"
         )
@@ -58,9 +72,9 @@ def check_target(g: GameState, target: int) -> None:
 
 def use_power(g: GameState, target: int) -> None:
     """Apply the power the president holds now to `target` (already checked)."""
-    if g.step == Step.INVESTIGATE:
+    if g.step == INVESTIGATE:
         _investigate(g, target)
-    elif g.step == Step.SPECIAL_ELECTION:
+    elif g.step == SPECIAL_ELECTION:
         g.special_pick = target
         emit(g, "special_election", president=g.name(g.president), candidate=g.name(target))
         advance_round(g)
@@ -68,7 +82,7 @@ def use_power(g: GameState, target: int) -> None:
         g.execution_target = target
         g.votes = {}
         emit(g, "execution_proposed", president=g.name(g.president), target=g.name(target))
-        wait_for(g, Step.EXECUTION_VOTE)
+        wait_for(g, EXECUTION_VOTE)
     else:
         _execute(g, target)
 
@@ -102,10 +116,10 @@ def _investigate(g: GameState, target: int) -> None:
 def _execute(g: GameState, target: int) -> None:
     """R23: the target is dead, role unrevealed; executing Hitler wins for the liberals."""
     seat = g.seats[target]
-    seat.status = SeatStatus.DEAD
+    seat.status = DEAD
     g.living_count -= 1
     emit(g, "executed", president=g.name(g.president), target=seat.name)
-    if seat.role == Role.HITLER:
+    if seat.role == HITLER:
         end_game(g, Party.LIBERAL, WinReason.HITLER_EXECUTED)
     else:
         advance_round(g)

@@ -1,7 +1,7 @@
 """Rounds: who is the next candidate (R8, R24, T6), and what happens when a round ends (E3, E5, E8)."""
 
 from .common import emit, end_game, wait_for
-from .constants import Party, Role, SeatStatus, Step, WinReason
+from .constants import ALIVE, EXILED, HITLER, NOMINATE, Party, WinReason
 from .policies import advance_tracker
 from .state import Exile, GameState
 from .terms import any_eligible_chancellor
@@ -12,10 +12,9 @@ def next_living(g: GameState, after: int | None) -> int:
     seats = g.seats
     count = len(seats)
     start = -1 if after is None else after
-    alive = SeatStatus.ALIVE
     for offset in range(1, count + 1):
         seat = (start + offset) % count
-        if seats[seat].status is alive:
+        if seats[seat].status is ALIVE:
             return seat
     raise AssertionError("a game always has a living player: Hitler leaving play ends it")
 
@@ -47,7 +46,7 @@ def _next_candidacies(g: GameState, candidate: int | None) -> None:
         g.veto_refused = False
         emit(g, "round_started", president=g.seats[candidate].name)
         if any_eligible_chancellor(g):
-            wait_for(g, Step.NOMINATE)
+            wait_for(g, NOMINATE)
             return
         emit(g, "candidacy_lost", president=g.name(candidate), reason="nobody_eligible")
         if advance_tracker(g):
@@ -58,7 +57,7 @@ def _next_candidacies(g: GameState, candidate: int | None) -> None:
 def _choose_candidate(g: GameState) -> int:
     """R8/R24/E5: the special election's pick if it is still in play, else the next in rotation."""
     pick, g.special_pick = g.special_pick, None
-    if pick is not None and g.seats[pick].status == SeatStatus.ALIVE:
+    if pick is not None and g.seats[pick].status == ALIVE:
         return pick
     g.rotation_seat = next_living(g, g.rotation_seat)
     return g.rotation_seat
@@ -66,9 +65,9 @@ def _choose_candidate(g: GameState) -> int:
 
 def _close_round(g: GameState) -> None:
     """E3: misses are counted, then the moderators' exiles and replacements (E8), then E3's exiles."""
-    alive, exiles_due = SeatStatus.ALIVE, False
+    exiles_due = False
     for seat in g.seats:
-        if seat.status is alive:
+        if seat.status is ALIVE:
             if seat.missed and not seat.excused:
                 seat.missed_rounds += 1
                 emit(g, "round_missed", player=seat.name, missed_rounds=seat.missed_rounds)
@@ -81,7 +80,7 @@ def _close_round(g: GameState) -> None:
         seat.made = seat.missed = seat.excused_miss = seat.excused = False
     pending, g.pending = g.pending, []
     for entry in pending:
-        if g.seats[entry.seat].status != SeatStatus.ALIVE:
+        if g.seats[entry.seat].status != ALIVE:
             continue  # the seat left play meanwhile
         if entry.kind == "exile":
             exile(g, entry.seat, reason="moderator")
@@ -92,7 +91,7 @@ def _close_round(g: GameState) -> None:
     if not exiles_due:
         return
     for index, seat in enumerate(g.seats):
-        if seat.status == SeatStatus.ALIVE and seat.missed_rounds >= 2:
+        if seat.status == ALIVE and seat.missed_rounds >= 2:
             exile(g, index, reason="missed_rounds")
             if g.over:
                 return
@@ -107,9 +106,9 @@ def exile(g: GameState, index: int, *, reason: str) -> None:
         _seat_newcomer(g, index, g.substitutes.pop(0))
         emit(g, "substituted", player=seat.name, replaces=g.former_names[-1])
         return
-    seat.status = SeatStatus.EXILED
+    seat.status = EXILED
     g.living_count -= 1
-    if seat.role == Role.HITLER:
+    if seat.role == HITLER:
         end_game(g, Party.LIBERAL, WinReason.HITLER_EXILED)
 
 

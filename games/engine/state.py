@@ -8,11 +8,9 @@ JSON (events.py, REPLAY.md). How a state is stored, versioned and upgraded is in
 
 import msgspec
 
-from .constants import Party, Role, SeatStatus, Step, WinReason, party_of
+from .constants import ALIVE, GAME_OVER, NOMINATE, Party, Role, SeatStatus, Step, WinReason, party_of
 from .rng import Randomness
 from .settings import Settings
-
-_GAME_OVER = Step.GAME_OVER
 
 
 class Seat(msgspec.Struct, omit_defaults=True, gc=False):
@@ -21,7 +19,7 @@ class Seat(msgspec.Struct, omit_defaults=True, gc=False):
 
     name: str
     role: Role
-    status: SeatStatus = SeatStatus.ALIVE
+    status: SeatStatus = ALIVE
     missed_rounds: int = 0  # E3: rounds missed in a row, as counted when the last round ended
     away: bool = False  # E4: an announced absence is under way
     investigated: bool = False  # R21
@@ -34,7 +32,7 @@ class Seat(msgspec.Struct, omit_defaults=True, gc=False):
 
     @property
     def alive(self) -> bool:
-        return self.status == SeatStatus.ALIVE
+        return self.status == ALIVE
 
     @property
     def party(self) -> Party:
@@ -119,7 +117,7 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
     fascist_policies: int = 0
     election_tracker: int = 0
     round: int = 0
-    step: Step = Step.NOMINATE
+    step: Step = NOMINATE
     step_number: int = 0  # rises each time a new waiting step begins, never on a ballot
     president: int | None = None  # this round's presidential candidate
     chancellor: int | None = None  # this round's chancellor nominee
@@ -149,7 +147,7 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
 
     @property
     def over(self) -> bool:
-        return self.step is _GAME_OVER
+        return self.step is GAME_OVER
 
     @property
     def winner(self) -> str | None:
@@ -165,7 +163,7 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
         return self.outcome is not None and self.outcome.termination == WinReason.CANCELLED
 
     def living(self) -> list[int]:
-        return [i for i, seat in enumerate(self.seats) if seat.status == SeatStatus.ALIVE]
+        return [i for i, seat in enumerate(self.seats) if seat.status == ALIVE]
 
     def name(self, seat: int | None) -> str | None:
         return None if seat is None else self.seats[seat].name

@@ -1,7 +1,17 @@
 """T4: what happens when the deadline of the waiting step passes. Every step has an outcome (T6)."""
 
 from .common import emit
-from .constants import Step
+from .constants import (
+    DISCARD,
+    ENACT,
+    EXECUTE,
+    EXECUTION_VOTE,
+    INVESTIGATE,
+    NOMINATE,
+    SPECIAL_ELECTION,
+    VETO_REPLY,
+    VOTE,
+)
 from .election import fail_nomination, nominate
 from .legislature import answer_veto, discard, enact
 from .participation import mark_missed
@@ -56,13 +66,13 @@ def _draw(g: GameState) -> Rng:
 
 
 _OUTCOMES = {
-    Step.NOMINATE: _nomination,
-    Step.VOTE: close_vote,
-    Step.EXECUTION_VOTE: close_vote,
-    Step.DISCARD: _discard,
-    Step.ENACT: _enact,
-    Step.VETO_REPLY: _veto_reply,
-    Step.INVESTIGATE: _power,
-    Step.SPECIAL_ELECTION: _power,
-    Step.EXECUTE: _power,
+    NOMINATE: _nomination,
+    VOTE: close_vote,
+    EXECUTION_VOTE: close_vote,
+    DISCARD: _discard,
+    ENACT: _enact,
+    VETO_REPLY: _veto_reply,
+    INVESTIGATE: _power,
+    SPECIAL_ELECTION: _power,
+    EXECUTE: _power,
 }

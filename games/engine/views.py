@@ -6,25 +6,41 @@ cannot show a secret that its reader may not know.
 
 from msgspec.structs import asdict
 
-from .constants import POWER_TRACK, SMALL_GAME_MAX, Role, SeatStatus, Step
+from .constants import (
+    ALIVE,
+    DEAD,
+    DISCARD,
+    ENACT,
+    EXECUTE,
+    EXECUTION_VOTE,
+    HITLER,
+    INVESTIGATE,
+    NOMINATE,
+    POWER_TRACK,
+    SMALL_GAME_MAX,
+    SPECIAL_ELECTION,
+    VETO_REPLY,
+    VOTE,
+    Role,
+)
 from .state import GameState, Session
 from .terms import term_limited
 
-_PRESIDENT_STEPS = (Step.NOMINATE, Step.DISCARD, Step.VETO_REPLY, Step.INVESTIGATE, Step.SPECIAL_ELECTION, Step.EXECUTE)
-
-
-_VOTE, _EXECUTION_VOTE, _ENACT = Step.VOTE, Step.EXECUTION_VOTE, Step.ENACT
+_PRESIDENT_STEPS = (NOMINATE, DISCARD, VETO_REPLY, INVESTIGATE, SPECIAL_ELECTION, EXECUTE)
 
 
 def waiting_for(g: GameState) -> list[int]:
     """The seats that owe an action now, in seat order (for a vote: the living who have not voted)."""
     step = g.step
-    if step is _VOTE or step is _EXECUTION_VOTE:  # the step most often waited on: asked first
-        votes, alive = g.votes, SeatStatus.ALIVE
-        return [i for i, seat in enumerate(g.seats) if seat.status is alive and i not in votes]
+    if step is VOTE or step is EXECUTION_VOTE:  # the step most often waited on: asked first
+        votes, owing = g.votes, []
+        for i, seat in enumerate(g.seats):  # a loop, not a comprehension: asked before every move (issue 14)
+            if seat.status is ALIVE and i not in votes:
+                owing.append(i)
+        return owing
     if step in _PRESIDENT_STEPS:
         return [g.president]
-    if step is _ENACT:
+    if step is ENACT:
         return [g.chancellor]
     return []
 
@@ -44,12 +60,12 @@ def summary(g: GameState) -> dict:
         "election_tracker": g.election_tracker,
         "draw_pile": len(g.draw_pile),
         "discard_pile": len(g.discard_pile),
-        "alive": [s.name for s in seats if s.status == SeatStatus.ALIVE],
-        "dead": [s.name for s in seats if s.status == SeatStatus.DEAD],
+        "alive": [s.name for s in seats if s.status == ALIVE],
+        "dead": [s.name for s in seats if s.status == DEAD],
         "exiled": [entry.name for entry in sorted(g.exiled_log, key=lambda entry: entry.seat)],
-        "term_limited": [s.name for i, s in enumerate(seats) if i in term_limited(g) and s.status == SeatStatus.ALIVE],
-        "confirmed_not_hitler": [s.name for s in seats if s.confirmed_not_hitler and s.status == SeatStatus.ALIVE],
-        "missed": {s.name: s.missed_rounds for s in seats if s.status == SeatStatus.ALIVE},
+        "term_limited": [s.name for i, s in enumerate(seats) if i in term_limited(g) and s.status == ALIVE],
+        "confirmed_not_hitler": [s.name for s in seats if s.confirmed_not_hitler and s.status == ALIVE],
+        "missed": {s.name: s.missed_rounds for s in seats if s.status == ALIVE},
         "winner": g.winner,
         "win_reason": g.win_reason,
     }
@@ -84,7 +100,7 @@ def public_view(g: GameState) -> dict:
 
 def in_legislative_session(g: GameState) -> bool:
     """R18: from the draw until the policy is enacted or vetoed (the site closes the thread then)."""
-    return g.step in (Step.DISCARD, Step.ENACT, Step.VETO_REPLY)
+    return g.step in (DISCARD, ENACT, VETO_REPLY)
 
 
 def player_view(g: GameState, seat: int) -> dict:
@@ -112,7 +128,7 @@ def known_teammates(g: GameState, seat: int) -> list[int]:
     role = g.seats[seat].role
     if role == Role.LIBERAL:
         return []
-    if role == Role.HITLER and (g.players_at_start > SMALL_GAME_MAX or g.settings.hitler_blind_small):
+    if role == HITLER and (g.players_at_start > SMALL_GAME_MAX or g.settings.hitler_blind_small):
         return []
     return [i for i, other in enumerate(g.seats) if i != seat and other.role != Role.LIBERAL]
 
@@ -133,9 +149,7 @@ def secret_view(g: GameState) -> dict:
 
 
 def _hand_now(g: GameState, seat: int) -> list[str]:
-    if (g.step == Step.DISCARD and seat == g.president) or (
-        g.step in (Step.ENACT, Step.VETO_REPLY) and seat == g.chancellor
-    ):
+    if (g.step == DISCARD and seat == g.president) or (g.step in (ENACT, VETO_REPLY) and seat == g.chancellor):
         return list(g.hand)
     return []
 

@@ -1,6 +1,6 @@
 """Ballots for the vote open now, an election (R11) or an execution (R23 variant)."""
 
-from .constants import Step
+from .constants import VOTE
 from .election import close_election
 from .powers import close_execution_vote
 from .state import GameState
@@ -16,7 +16,7 @@ def cast_ballot(g: GameState, seat: int, ballot: str) -> None:
 
 
 def close_vote(g: GameState) -> None:
-    if g.step == Step.VOTE:
+    if g.step == VOTE:
         close_election(g)
     else:
         close_execution_vote(g)
