@@ -19,10 +19,7 @@ def any_eligible_chancellor(g: GameState) -> bool:
     limited, president = term_limited(g), g.president
     if g.living_count - 1 > len(limited):  # more living players besides the candidate than are term-limited
         return True
-    for i, seat in enumerate(g.seats):
-        if seat.status is ALIVE and i != president and i not in limited:
-            return True
-    return False
+    return any(seat.status is ALIVE and i != president and i not in limited for i, seat in enumerate(g.seats))
 
 
 def eligible_chancellors(g: GameState) -> list[int]:
