@@ -23,7 +23,7 @@ def discard(g: GameState, position: int) -> None:
     card = g.hand.pop(position)
     g.discard_pile.append(card)
     g.sessions[-1].president_discarded = card
-    emit(g, "president_discarded", president=g.name(g.president))
+    emit(g, "president_discarded", president=g.seats[g.president].name)
     wait_for(g, ENACT)
 
 

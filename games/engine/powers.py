@@ -95,10 +95,11 @@ def forfeit_power(g: GameState) -> None:
 
 def close_execution_vote(g: GameState) -> None:
     """R23 variant: the execution happens only if the vote passes, counted as an election (R12)."""
-    passed, tally = count_ballots(g)
+    t = count_ballots(g)
     target, g.execution_target = g.execution_target, None
-    emit(g, "execution_vote_closed", target=g.name(target), **tally)
-    if passed:
+    emit(g, "execution_vote_closed", target=g.name(target),
+         ballots=t.ballots, missing=t.missing, ja=t.ja, nein=t.nein, passed=t.passed)  # fmt: skip
+    if t.passed:
         _execute(g, target)
     else:
         advance_round(g)

@@ -24,5 +24,8 @@ def any_eligible_chancellor(g: GameState) -> bool:
 
 def eligible_chancellors(g: GameState) -> list[int]:
     """R9: living players other than the candidate who are not term-limited, in seat order."""
-    limited, president = term_limited(g), g.president
-    return [i for i, seat in enumerate(g.seats) if seat.status is ALIVE and i != president and i not in limited]
+    limited, president, eligible = term_limited(g), g.president, []
+    for i, seat in enumerate(g.seats):  # a loop, not a comprehension: listed before every nomination
+        if seat.status is ALIVE and i != president and i not in limited:
+            eligible.append(i)
+    return eligible

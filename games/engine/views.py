@@ -33,10 +33,16 @@ def waiting_for(g: GameState) -> list[int]:
     """The seats that owe an action now, in seat order (for a vote: the living who have not voted)."""
     step = g.step
     if step is VOTE or step is EXECUTION_VOTE:  # the step most often waited on: asked first
-        votes, owing = g.votes, []
-        for i, seat in enumerate(g.seats):  # a loop, not a comprehension: asked before every move (issue 14)
-            if seat.status is ALIVE and i not in votes:
-                owing.append(i)
+        # Loops, not comprehensions, and no seat read while nobody is out of play: asked before every move.
+        votes, seats, owing = g.votes, g.seats, []
+        if g.living_count == len(seats):
+            for i in range(len(seats)):
+                if i not in votes:
+                    owing.append(i)
+        else:
+            for i, seat in enumerate(seats):
+                if seat.status is ALIVE and i not in votes:
+                    owing.append(i)
         return owing
     if step in _PRESIDENT_STEPS:
         return [g.president]
