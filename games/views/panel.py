@@ -12,13 +12,13 @@ from django.views.decorators.http import require_POST
 
 from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
-from games.models import Absence, Game
+from games.models import Absence
 from games.presenters import claim_question, confirm_question, done_message
 from games.services import GameError, absences, declare_absence, make_move, request_resignation
 from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
 
-from .common import attempt, refused, submit
+from .common import attempt, first_error, refused, submit
 
 
 def _back(game_id: int, anchor: str) -> str:
@@ -30,16 +30,22 @@ def _back(game_id: int, anchor: str) -> str:
 @require_POST
 def move(request, game_id: int):
     form = MoveForm(request.POST)
-    if form.is_valid() and form.needs_confirmation():
+    if not form.is_valid():
+        access_game(game_id)  # no such game: a 404, not a refusal that sends back to a page that does not exist
+        return refused(request, first_error(form), _back(game_id, "#panel"))
+    if form.needs_confirmation():
         return _confirm(request, access_game(game_id), form)
-    if not Game.objects.filter(pk=game_id).exists():  # the move itself locks the row: no need to read it twice
-        raise Http404(_("There is no such game."))
 
-    def make(data: dict) -> None:
-        make_move(game_id, request.user, form.move(), data["step_number"])
+    def make() -> None:
+        # The move reads the game once, locking its row: no query before it to ask whether the game exists.
+        try:
+            make_move(game_id, request.user, form.move(), form.cleaned_data["step_number"])
+        except GameError as error:
+            if error.code == "no_such_game":
+                raise Http404(str(error)) from None
+            raise
 
-    done = done_message(form.move()) if form.is_valid() else None
-    return submit(request, form, make, _back(game_id, "#panel"), done)
+    return attempt(request, make, _back(game_id, "#panel"), done_message(form.move()))
 
 
 def _confirm(request, game, form: MoveForm):
