@@ -1,9 +1,12 @@
 """Pages cost the same number of queries however many games, players and posts there are (issue 14): the lobby as
-games are added, a player's page (the thread with their panel) as players and moves are added."""
+games are added, a player's page (the thread with their panel) as players and moves are added; and none for
+the permissions of a user who holds none."""
 
 import pytest
+from django.contrib.auth.models import Group, Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from games.services import create_game
 from tests.factories import governments, make_user, running_game
@@ -37,3 +40,23 @@ def test_a_players_page_costs_the_same_with_more_players_and_moves(client_for):
     queries(ann, f"/games/{small.pk}/")  # the first visit makes the read marker
     queries(ann, f"/games/{large.pk}/")
     assert queries(ann, f"/games/{small.pk}/") == queries(ann, f"/games/{large.pk}/")
+
+
+def test_pages_ask_nothing_about_permissions_for_a_user_who_holds_none(client_for):
+    reader = client_for("zed")
+    with CaptureQueriesContext(connection) as captured:
+        page = reader.get("/").content.decode()
+    assert not [query for query in captured if "auth_permission" in query["sql"]]
+    assert reverse("moderation:dashboard") not in page
+
+
+def test_moderators_by_permission_or_by_group_still_see_the_moderation_link(client_for):
+    moderate = Permission.objects.get(codename="moderate", content_type__app_label="moderation")
+    make_user("direct").user_permissions.add(moderate)
+    group = Group.objects.create(name="moderators by test")
+    group.permissions.add(moderate)
+    make_user("grouped").groups.add(group)
+    make_user("member").groups.add(Group.objects.create(name="testers"))  # a group without the permission
+    assert reverse("moderation:dashboard") in client_for("direct").get("/").content.decode()
+    assert reverse("moderation:dashboard") in client_for("grouped").get("/").content.decode()
+    assert reverse("moderation:dashboard") not in client_for("member").get("/").content.decode()
