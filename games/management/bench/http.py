@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -104,8 +105,22 @@ def signed_in_sessions(users) -> dict[str, str]:
 
 def run(clients: int, seconds: float, make) -> dict:
     """`clients` clients (`make(i)`) each repeating its step for `seconds`, all at once; their figures."""
-    workers = [make(i) for i in range(clients)]
+    return alternate(clients, seconds, {"only": make}, rounds=1)["only"]
 
+
+def alternate(clients: int, seconds: float, makers: dict[str, Callable], *, rounds: int = 2) -> dict[str, dict]:
+    """Each kind of client (`makers`, name -> make) in turn, `clients` at once, for `seconds / rounds`, the whole
+    turn `rounds` times: a figure and its limit share the machine's quieter and busier moments, as the engine's
+    benchmark alternates its halves. The clients are made once and keep what they know between turns."""
+    crowds = {name: [make(i) for i in range(clients)] for name, make in makers.items()}
+    elapsed = dict.fromkeys(crowds, 0.0)
+    for _ in range(rounds):
+        for name, workers in crowds.items():
+            elapsed[name] += _drive(workers, seconds / rounds)
+    return {name: _figures(workers, elapsed[name]) for name, workers in crowds.items()}
+
+
+def _drive(workers: list, seconds: float) -> float:
     async def loop(worker, stop: float):
         while time.perf_counter() < stop:
             await worker.step()
@@ -116,7 +131,10 @@ def run(clients: int, seconds: float, make) -> dict:
 
     started = time.perf_counter()
     asyncio.run(all_of_them())
-    elapsed = time.perf_counter() - started
+    return time.perf_counter() - started
+
+
+def _figures(workers: list, elapsed: float) -> dict:
     latencies = sorted(t for worker in workers for t in worker.latencies)
     done = len(latencies)
 

@@ -10,8 +10,9 @@ is the server's). It picks a game, uniformly one of the seats that owe a move an
 (`legal_actions`), and POSTs it to /games/N/move/ with the step number it was made for, confirmed, as that seat's
 player, with that session's CSRF token. An answer other than the redirect of a made move is an error. After the
 clock, every game's stored state and move count must be the client's copy and count: a move answered but not
-made, or made twice, is an error too. Then the same clients POST to a bare view that updates one row in one
-transaction, signed in, on the same server (sh_site/bench_views.py): the limit. Prints one JSON line: moves
+made, or made twice, is an error too. The limit: as many clients POST to a bare view that updates one row in one
+transaction, signed in, on the same server (sh_site/bench_views.py); moves and limit take turns, half the
+seconds each, twice (games/management/bench/http.py `alternate`). Prints one JSON line: moves
 per second, p50/p95/p99 latency and errors, and the limit's. Deletes what it made. Needs PostgreSQL
 (DATABASE_URL). A figure for the README, not a test.
 """
@@ -26,10 +27,10 @@ from django.db import connection
 from games.engine import apply, codec, legal_actions, waiting_for
 from games.management.bench.http import (
     BrowserClient,
+    alternate,
     free_port,
     gunicorn,
     move_form,
-    run,
     signed_in_sessions,
     wait_for,
 )
@@ -59,9 +60,11 @@ class Command(BaseCommand):
             wait_for(port, sessions)
             shares = [made[i::clients] for i in range(clients)]
             movers = [_Mover(port, shares[i], sessions, seed=i) for i in range(clients)]
-            moves = run(clients, seconds, lambda i: movers[i])
+            figures = alternate(
+                clients, seconds, {"moves": lambda i: movers[i], "limit": lambda i: _Writer(port, made[i], sessions)}
+            )
+            moves, limit = figures["moves"], figures["limit"]
             moves["errors"] += sum(mover.mismatches() for mover in movers)
-            limit = run(clients, seconds, lambda i: _Writer(port, made[i], sessions))
         finally:
             server.terminate()
             server.wait(10)

@@ -5,7 +5,9 @@ The pages: the last page of a 1,000-post thread (read by a signed-in spectator),
 (open, running and finished), and a player's own page of a game (the thread with their private panel). The limit:
 a bare view rendering a static template for a signed-in user, with the same middleware. Each page is asked for
 by `--clients` concurrent clients (coroutines of a small asyncio client, games/management/bench/http.py) for
-`--seconds`; requests per second, p50 and p95, errors, and the share of the limit are printed as one JSON line.
+`--seconds` in all: the pages and the limit take turns, half the seconds each, twice, so that they share the
+machine's quieter and busier moments; requests per second, p50 and p95, errors, and the share of the limit
+are printed as one JSON line.
 Creates and deletes what it measures. Needs PostgreSQL. Not a test.
 """
 
@@ -16,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from games.management.bench import game_with_thread
-from games.management.bench.http import BrowserClient, free_port, gunicorn, run, signed_in_sessions, wait_for
+from games.management.bench.http import BrowserClient, alternate, free_port, gunicorn, signed_in_sessions, wait_for
 from games.models import Game
 from games.services import create_game
 from games.services.transfer import import_script
@@ -55,10 +57,11 @@ class Command(BaseCommand):
             server = gunicorn(port, workers)
             try:
                 wait_for(port, sessions)
-                results = {
-                    name: run(clients, seconds, lambda i, path=path, user=user: _Reader(port, sessions, path, user))
+                readers = {
+                    name: lambda i, path=path, user=user: _Reader(port, sessions, path, user)
                     for name, (path, user) in pages.items()
                 }
+                results = alternate(clients, seconds, readers)
             finally:
                 server.terminate()
                 server.wait(10)
