@@ -1,11 +1,12 @@
 """Sign-in backends that load the user's profile with the user, in the one query a signed-in request makes for
 its user: every page needs the profile (time zone, language), and a live page's "nothing new" answer must cost
-no more than the sign-in and one query (games/live.py). The same query says whether the user holds any
-permission at all, so that the pages' permission checks cost nothing for those who hold none."""
+no more than the sign-in and one query (games/live.py). Their permissions, which every page's header asks
+about, are read in one query instead of two."""
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 from django.contrib.auth import BACKEND_SESSION_KEY, backends, get_user_model
-from django.db.models import Exists, OuterRef
+from django.contrib.auth.models import Permission
+from django.db.models import Q
 
 # The backends people signed in with before these: their sessions name them, and keep working (see below).
 RENAMED = {
@@ -29,23 +30,19 @@ def renamed_backends(get_response):
 
 class _WithProfile:
     def get_user(self, user_id):
-        model = get_user_model()
-        user = (
-            model._default_manager.select_related("profile")
-            .annotate(
-                holds_permissions=Exists(model.user_permissions.through.objects.filter(user_id=OuterRef("pk"))),
-                in_groups=Exists(model.groups.through.objects.filter(user_id=OuterRef("pk"))),
-            )
-            .filter(pk=user_id)
-            .first()
-        )
-        if user is None or not self.user_can_authenticate(user):
-            return None
-        if not (user.holds_permissions or user.in_groups):
-            # Most people hold no permission: said here, the header's "Moderation" link (perms) costs none of
-            # the two queries ModelBackend would make on every page. Its caches, as it names them.
-            user._perm_cache, user._user_perm_cache, user._group_perm_cache = set(), set(), set()
-        return user
+        user = get_user_model()._default_manager.select_related("profile").filter(pk=user_id).first()
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+    def get_all_permissions(self, user_obj, obj=None):
+        """The user's permissions and their groups' in one query where ModelBackend makes two: every page's
+        header asks (its "Moderation" link). Cached on the user, under ModelBackend's own name."""
+        if not user_obj.is_active or user_obj.is_anonymous or obj is not None or user_obj.is_superuser:
+            return super().get_all_permissions(user_obj, obj)  # nothing, or (a superuser) every permission
+        if not hasattr(user_obj, "_perm_cache"):
+            held = Permission.objects.filter(Q(user=user_obj) | Q(group__user=user_obj))
+            names = held.values_list("content_type__app_label", "codename").distinct()
+            user_obj._perm_cache = {f"{app}.{codename}" for app, codename in names}
+        return user_obj._perm_cache
 
 
 class ModelBackend(_WithProfile, backends.ModelBackend):
