@@ -4,6 +4,7 @@ shows has changed, for one query beyond the sign-in's; the ETag changes with eve
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
@@ -180,3 +181,23 @@ def test_the_lobby_s_sign_ups_and_hidden_posts_change_the_tag_even_when_their_co
     set_post_hidden(zoe, first.pk, False, "on second thoughts")
     set_post_hidden(zoe, second.pk, True, "rude")  # as many hidden as before, another post
     assert live_tag(visitor, url) != before
+
+
+def test_e4_an_absence_beginning_and_ending_changes_its_players_etag_and_only_then(client_for):
+    """The viewer's panel shows their absence as coming, under way, then over: the fingerprint compares its
+    moments with the time now, in the database's own way of storing them."""
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        game = running_game(now=timezone.now())
+        dan, url = client_for("dan"), f"/games/{game.pk}/"
+        start = timezone.now() + timedelta(hours=25)  # announced at least 24 hours before (E4)
+        declare_absence(game.pk, user("dan"), start, start + timedelta(days=1))
+        coming = live_tag(dan, url)
+        clock.shift(timedelta(hours=24))
+        assert live_tag(dan, url) == coming
+        clock.shift(timedelta(hours=2))
+        under_way = live_tag(dan, url)
+        assert under_way != coming
+        clock.shift(timedelta(hours=12))
+        assert live_tag(dan, url) == under_way
+        clock.shift(timedelta(hours=12))
+        assert live_tag(dan, url) != under_way
