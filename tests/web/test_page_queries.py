@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.models import Game
 from games.services import create_game
 from tests.factories import governments, make_user, running_game
 
@@ -28,6 +29,8 @@ def test_the_lobby_costs_the_same_with_more_games(client_for):
         for _ in range(count):
             create_game(owner, player_count=7)
             running_game()
+            finished = running_game()
+            Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED, winner="liberal")
         return queries(reader, "/")
 
     assert lobby_with(3) == lobby_with(15)
