@@ -16,14 +16,16 @@ register = template.Library()
 @register.filter
 def when(moment) -> str:
     """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)"."""
-    if moment is None:
-        return ""
-    local = timezone.localtime(moment)
+    return "" if moment is None else _when(timezone.localtime(moment))
+
+
+def _when(local) -> str:
     text = date_format(local, "D j M Y, H:i T")
-    offset = date_format(local, "O")
-    if offset == "+0000":
+    seconds = int(local.utcoffset().total_seconds())  # as the format's "O" gives it, without formatting twice
+    if seconds == 0:
         return text if text.endswith("UTC") else f"{text} (UTC)"
-    return f"{text} (UTC{offset[:3]}:{offset[3:]})"
+    hours, minutes = divmod(abs(seconds) // 60, 60)
+    return f"{text} (UTC{'-' if seconds < 0 else '+'}{hours:02d}:{minutes:02d})"
 
 
 @register.simple_tag
@@ -36,11 +38,12 @@ def deadline(moment, countdown_id) -> str:
         "id": conditional_escape(countdown_id),
         "left": conditional_escape(timeuntil(moment)),
     }
+    local = timezone.localtime(moment)
     return format_html(
         '<time datetime="{}" data-countdown="cd-{}">{}</time> <span class="muted">({})</span>',
-        date_format(timezone.localtime(moment), "c"),
+        local.isoformat(),  # the format's "c"
         countdown_id,
-        when(moment),
+        _when(local),
         mark_safe(left),  # its parts are escaped above; the translation's own markup is the site's
     )
 
