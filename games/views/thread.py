@@ -30,6 +30,11 @@ from games.services.transfer import export_script
 from .common import load
 
 PAGE_SIZE = 25
+# What _post.html shows of a post and its author: not the source text (the page shows its HTML), not the quoted
+# post (quoted in the HTML already), not the author's other columns. A shown column left out of this list costs
+# a query per post, which tests/web/test_thread_queries.py counts.
+POST_COLUMNS = ("game", "thread", "author", "html", "created_at", "edited_at", "hidden_at", "author__username",
+                "author__profile__display_name")  # fmt: skip
 
 
 def thread(request, game_id: int, graveyard: bool = False):
@@ -84,7 +89,7 @@ def _thread_page(
 ):  # fmt: skip
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
-    posts = Post.objects.filter(game=game, thread=name).select_related("author", "author__profile", "quote_of")
+    posts = Post.objects.filter(game=game, thread=name).select_related("author__profile").only(*POST_COLUMNS)
     paginator = Paginator(posts, PAGE_SIZE)
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
     entries = _with_announcements(game, page, name)
