@@ -92,12 +92,12 @@ def _thread_page(
     posts = Post.objects.filter(game=game, thread=name).select_related("author__profile").only(*POST_COLUMNS)
     paginator = Paginator(posts, PAGE_SIZE)
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
-    entries = _with_announcements(game, page, name)
+    events = list(GameEvent.objects.filter(game=game).order_by("index"))  # the page's announcements and the history
+    entries = _with_announcements(page, name, events)
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
     if not live.is_live(request):  # news swapped into an open page is not read until its reader looks
         mark_read(request.user, game, name, last)
-    events = list(GameEvent.objects.filter(game=game).order_by("index")) if state else []
     context = {
         "game": game,
         "viewer": viewer,
@@ -124,18 +124,19 @@ def _thread_page(
     return render(request, "games/thread.html", context, status=status)
 
 
-def _with_announcements(game, page, thread: str) -> list[dict]:
-    """The page's posts with the announcements made between them (the game thread only)."""
+def _with_announcements(page, thread: str, events: list[GameEvent]) -> list[dict]:
+    """The page's posts with the announcements made between them (the game thread only), from the game's events
+    in order."""
     entries = [{"kind": "post", "created_at": post.created_at, "post": post} for post in page.object_list]
     if thread != Post.Thread.MAIN:
         return entries
-    events = GameEvent.objects.filter(game=game)
     if page.has_previous():  # after the last post of the page before: its time alone is read
         before = page.paginator.object_list.values_list("created_at", flat=True)[page.start_index() - 2]
-        events = events.filter(created_at__gt=before)
+        events = [event for event in events if event.created_at > before]
     if page.has_next() and page.object_list:
-        events = events.filter(created_at__lte=page.object_list[len(page.object_list) - 1].created_at)
-    entries += announcements(list(events.order_by("index")))
+        until = page.object_list[len(page.object_list) - 1].created_at
+        events = [event for event in events if event.created_at <= until]
+    entries += announcements(events)
     return sorted(entries, key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
 
 

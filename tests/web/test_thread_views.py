@@ -4,10 +4,11 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.models import Post
-from games.services import cancel
+from games.services import cancel, make_move
 from tests.factories import governments, make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -217,3 +218,23 @@ def test_a_quote_parameter_that_is_not_a_number_is_ignored(client):
     game = running_game(now=timezone.now())
     for value in ("²", "٣", "1" * 40, "-1"):
         assert client.get(f"/games/{game.pk}/?quote={value}").status_code == 200, value
+
+
+def test_r9_each_announcement_is_shown_once_between_the_posts_it_came_between_on_their_page(client_for):
+    """The game's announcements are read once for the page and its history, and each page shows those made after
+    the last post of the page before and up to its own last post (the last page: up to now)."""
+    start = timezone.now()
+    game = running_game(now=start)
+    ann = get_user_model().objects.get(username="ann")
+    Post.objects.bulk_create(
+        Post(game=game, author=ann, body=f"p{n}", html=f"<p>p{n}</p>", created_at=start + timedelta(minutes=n))
+        for n in range(1, 31)
+    )  # page 1: posts 1-25; page 2: posts 26-30
+    nomination = {"type": "nominate", "target": "bob"}
+    make_move(game.pk, ann, nomination, game.step_number, now=start + timedelta(minutes=27.5))
+    reader = client_for("zed")
+    first, second = (reader.get(f"/games/{game.pk}/?page={page}").content.decode() for page in (1, 2))
+    assert first.count('class="entry announcement"') == 2  # the game's start and its first round, before post 1
+    assert first.index('class="entry announcement"') < first.index("<p>p1</p>")
+    assert second.count('class="entry announcement"') == 1
+    assert second.index("<p>p27</p>") < second.index('class="entry announcement"') < second.index("<p>p28</p>")
