@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.views.notifications.unread_count",
+                "moderation.context_processors.moderation_link",
             ],
         },
     },

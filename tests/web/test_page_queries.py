@@ -1,12 +1,17 @@
 """Pages cost the same number of queries however many games, players and posts there are (issue 14): the lobby as
-games are added, a player's page (the thread with their panel) as players and moves are added; and one for
-a reader's permissions."""
+games are added, a player's page (the thread with their panel) as players and moves are added; and a
+reader's permissions at most once a minute."""
+
+from datetime import timedelta
 
 import pytest
+import time_machine
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game
 from games.services import create_game
@@ -24,6 +29,7 @@ def queries(client, url: str) -> int:
 def test_the_lobby_costs_the_same_with_more_games(client_for):
     reader = client_for("zed")
     owner = make_user("owner")
+    queries(reader, "/")  # the header's link remembers the reader's permissions from here on
 
     def lobby_with(count: int) -> int:
         for _ in range(count):
@@ -45,12 +51,30 @@ def test_a_players_page_costs_the_same_with_more_players_and_moves(client_for):
     assert queries(ann, f"/games/{small.pk}/") == queries(ann, f"/games/{large.pk}/")
 
 
-def test_a_page_reads_a_readers_permissions_in_one_query(client_for):
-    reader = client_for("zed")
+def permission_queries(client, url: str = "/") -> int:
     with CaptureQueriesContext(connection) as captured:
-        page = reader.get("/").content.decode()
-    assert len([query for query in captured if "auth_permission" in query["sql"]]) == 1
-    assert reverse("moderation:dashboard") not in page
+        assert client.get(url).status_code == 200
+    return len([query for query in captured if "auth_permission" in query["sql"]])
+
+
+def test_the_headers_moderation_link_asks_about_permissions_once_a_minute_per_reader(client_for):
+    reader = client_for("zed")
+    assert permission_queries(reader) == 1  # in one query, where Django's backend makes two
+    assert permission_queries(reader) == permission_queries(reader, reverse("games:notifications")) == 0
+    with time_machine.travel(timezone.now() + timedelta(seconds=61)):
+        assert permission_queries(reader) == 1
+    assert reverse("moderation:dashboard") not in reader.get("/").content.decode()
+
+
+def test_a_moderator_removed_loses_the_moderation_pages_at_once_and_the_link_within_a_minute(client_for):
+    moderate = Permission.objects.get(codename="moderate", content_type__app_label="moderation")
+    make_user("mod").user_permissions.add(moderate)
+    mod = client_for("mod")
+    assert reverse("moderation:dashboard") in mod.get("/").content.decode()
+    get_user_model().objects.get(username="mod").user_permissions.remove(moderate)
+    assert mod.get(reverse("moderation:dashboard")).status_code == 403
+    with time_machine.travel(timezone.now() + timedelta(seconds=61)):
+        assert reverse("moderation:dashboard") not in mod.get("/").content.decode()
 
 
 def test_moderators_by_permission_or_by_group_still_see_the_moderation_link(client_for):
