@@ -7,7 +7,7 @@ from .state import GameState
 def term_limited(g: GameState) -> tuple[int, ...]:
     """R10: the last elected chancellor, and the last elected president while 6 or more are alive."""
     chancellor, president = g.last_chancellor, g.last_president
-    if chancellor is None:  # chaos (R14) forgets both
+    if chancellor is None:  # no government elected yet, or chaos (R14) forgot it
         return () if president is None or g.living_count < FULL_TERM_LIMITS_ALIVE else (president,)
     if president is None or g.living_count < FULL_TERM_LIMITS_ALIVE:
         return (chancellor,)
