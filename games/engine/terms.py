@@ -17,7 +17,9 @@ def term_limited(g: GameState) -> tuple[int, ...]:
 def any_eligible_chancellor(g: GameState) -> bool:
     """R9, T6: may the candidate nominate anyone at all? (The first eligible seat settles it.)"""
     limited, president = term_limited(g), g.president
-    if g.living_count - 1 > len(limited):  # more living players besides the candidate than are term-limited
+    # The living besides the candidate (living_count is kept equal to the ALIVE seats) outnumber the term-limited:
+    # one of them is eligible, whoever they are, without looking at seats.
+    if g.living_count - 1 > len(limited):
         return True
     return any(seat.status is ALIVE and i != president and i not in limited for i, seat in enumerate(g.seats))
 

@@ -33,7 +33,7 @@ PAGE_SIZE = 25
 # What _post.html shows of a post and its author: not the source text (the page shows its HTML), not the quoted
 # post (quoted in the HTML already), not the author's other columns. A shown column left out of this list costs
 # a query per post, which tests/web/test_thread_queries.py counts.
-POST_COLUMNS = ("game", "thread", "author", "html", "created_at", "edited_at", "hidden_at", "author__username",
+POST_COLUMNS = ("author", "html", "created_at", "edited_at", "hidden_at", "author__username",
                 "author__profile__display_name")  # fmt: skip
 
 
