@@ -6,7 +6,7 @@ import subprocess
 import psycopg
 import pytest
 
-from games.management.chaos.services import BIN, ROOT, PostgresCluster, RedisServer, Site, database_url, wait_until
+from games.management.chaos.services import BIN, ROOT, Site, database_url, own_database, wait_until
 from sh_site.beat import LOCK_KEY
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -44,15 +44,7 @@ def test_a_second_beat_refuses_to_start_while_one_runs():
 
 
 def test_beat_takes_its_lock_again_after_a_database_restart():
-    cluster, broker = PostgresCluster(), RedisServer()
-    site = None
-    try:
-        cluster.start()
-        broker.start()
-        from django.db import connections
-
-        url = cluster.copy_schema("beat", connections["default"].settings_dict)
-        site = Site(DATABASE_URL=url, REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS="1")
+    with own_database("beat", SWEEP_INTERVAL_SECONDS="1") as (cluster, url, site):
         site.beat()
         assert wait_until(lambda: lock_holder(url) is not None, 60), site.log("beat")
         before = lock_holder(url)
@@ -61,8 +53,3 @@ def test_beat_takes_its_lock_again_after_a_database_restart():
         assert site.processes["beat"].poll() is None
         refused = second_beat(site)
         assert refused.returncode != 0 and "another beat" in refused.stdout + refused.stderr
-    finally:
-        if site is not None:
-            site.close()
-        broker.close()
-        cluster.close()

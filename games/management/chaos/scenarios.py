@@ -27,7 +27,7 @@ from games.replay import parse_script, play, start
 from games.services.transfer import export_script, import_script
 from sh_site.env import database_from_url
 
-from .services import ROOT, MailServer, PostgresCluster, RedisServer, Site, wait_until
+from .services import ROOT, MailServer, PostgresCluster, RedisServer, Site, own_database, wait_until
 
 STEP_MINUTES = 30
 DURATIONS = ("nomination", "election", "discard", "legislative", "veto_reply", "veto_enact", "power", "execution_vote")
@@ -229,29 +229,20 @@ def database_restart(*, games: int = 50) -> dict:
     `games` due deadlines claimed and their changes half written, and once in the middle of a move. Each time
     the interrupted transaction must leave nothing, the worker and the web process must reconnect by themselves
     (the same processes), and every deadline must be handled once."""
-    cluster, broker = PostgresCluster(), RedisServer()
-    site = None
-    try:
-        cluster.start()
-        broker.start()
-        url = cluster.copy_schema("chaos", connections["default"].settings_dict)
-        with using_database(url):
-            made = Games("chaos-db")
-            site = Site(DATABASE_URL=url, REDIS_URL=broker.url, SWEEP_INTERVAL_SECONDS="1",
-                        EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend")  # fmt: skip
-            due = made.make([timezone.now() - timedelta(seconds=1)] * games)
-            (playing,) = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)])
-            figures = {"games": games}
-            figures.update(_restart_mid_sweep(cluster, site, url, due))
-            figures.update(_restart_mid_move(cluster, site, url, made, playing))
-            figures["processes_restarted"] = sum(1 for process in site.processes.values() if process.poll() is not None)
-            figures["ok"] = ok(figures) and figures["processes_restarted"] == 0
-            return figures
-    finally:
-        if site is not None:
-            site.close()
-        broker.close()
-        cluster.close()
+    dummy = "django.core.mail.backends.dummy.EmailBackend"
+    with (
+        own_database("chaos", SWEEP_INTERVAL_SECONDS="1", EMAIL_BACKEND=dummy) as (cluster, url, site),
+        using_database(url),
+    ):
+        made = Games("chaos-db")
+        due = made.make([timezone.now() - timedelta(seconds=1)] * games)
+        (playing,) = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)])
+        figures = {"games": games}
+        figures.update(_restart_mid_sweep(cluster, site, url, due))
+        figures.update(_restart_mid_move(cluster, site, url, made, playing))
+        figures["processes_restarted"] = sum(1 for process in site.processes.values() if process.poll() is not None)
+        figures["ok"] = ok(figures) and figures["processes_restarted"] == 0
+        return figures
 
 
 def _restart_mid_sweep(cluster: PostgresCluster, site: Site, url: str, due: list[Game]) -> dict:

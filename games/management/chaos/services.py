@@ -253,6 +253,25 @@ class Site:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def own_database(name: str, **environment: str):
+    """A PostgreSQL cluster of our own holding a copy of this database's schema (database `name`), a redis-server,
+    and a Site pointed at both whose processes the caller starts: (cluster, its URL, the site). Everything is
+    stopped afterwards."""
+    cluster, broker, site = PostgresCluster(), RedisServer(), None
+    try:
+        cluster.start()
+        broker.start()
+        url = cluster.copy_schema(name, connections["default"].settings_dict)
+        site = Site(DATABASE_URL=url, REDIS_URL=broker.url, **environment)
+        yield cluster, url, site
+    finally:
+        if site is not None:
+            site.close()
+        broker.close()
+        cluster.close()
+
+
 def _listening(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
