@@ -18,47 +18,41 @@ log = logging.getLogger(__name__)
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Every deadline that has passed: its outcome applied (T4). A game that fails is set aside alone."""
-    started = time.monotonic()
-    handled = sweep_due_deadlines()
-    SweepRun.record(SweepRun.Task.DEADLINES, handled, time.monotonic() - started)
-    return handled
+    return _recorded(SweepRun.Task.DEADLINES, sweep_due_deadlines)
 
 
 @shared_task(name="games.close_lobbies", ignore_result=True)
 def close_lobbies() -> int:
     """Lobbies that did not fill in time close."""
-    started = time.monotonic()
-    closed = close_stale_lobbies()
-    SweepRun.record(SweepRun.Task.LOBBIES, closed, time.monotonic() - started)
-    return closed
+    return _recorded(SweepRun.Task.LOBBIES, close_stale_lobbies)
 
 
 @shared_task(name="games.queue_reminders", ignore_result=True)
 def queue_reminders_task() -> int:
     """The 24 h and 3 h reminders of the deadlines that come near."""
-    started = time.monotonic()
-    queued = queue_reminders()
-    SweepRun.record(SweepRun.Task.REMINDERS, queued, time.monotonic() - started)
-    return queued
+    return _recorded(SweepRun.Task.REMINDERS, queue_reminders)
 
 
 @shared_task(name="games.send_emails", ignore_result=True)
 def send_emails() -> int:
     """The outbox: every email due. Run by beat, and queued after a commit that made notifications, so that
     they go out at once rather than at the next run."""
-    started = time.monotonic()
-    sent = send_due_emails()
-    SweepRun.record(SweepRun.Task.OUTBOX, sent, time.monotonic() - started)
-    return sent
+    return _recorded(SweepRun.Task.OUTBOX, send_due_emails)
 
 
 @shared_task(name="games.deliver_webhooks", ignore_result=True)
 def deliver_webhooks() -> int:
     """The webhooks' outbox: every delivery due. Run by beat, and queued after a commit that enqueued some."""
+    return _recorded(SweepRun.Task.WEBHOOKS, deliver_due)
+
+
+def _recorded(task: str, work) -> int:
+    """Run a periodic job and record its run: when it ended, how many it handled and how long it took (/healthz
+    and /metrics read them)."""
     started = time.monotonic()
-    delivered = deliver_due()
-    SweepRun.record(SweepRun.Task.WEBHOOKS, delivered, time.monotonic() - started)
-    return delivered
+    handled = work()
+    SweepRun.record(task, handled, time.monotonic() - started)
+    return handled
 
 
 def send_emails_soon() -> None:
