@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Absence, Claim, Seat
+from games.models import Absence, ActionRecord, Claim, Seat
 from games.services import pause
 from tests.factories import governments, make_user, running_game
 from tests.games.helpers import reload, state_of
@@ -196,3 +196,17 @@ def test_r11_the_ballot_cast_is_marked_and_may_change_until_the_vote_closes(clie
     assert 'value="nein" class="secondary" aria-pressed="true">✓ Nein' in page
     page = move(cat, game, type="vote", vote="ja").content.decode()
     assert 'value="ja" aria-pressed="true">✓ Ja!' in page and "✓ Nein" not in page
+
+
+def test_a_move_on_no_such_game_is_a_404_whatever_the_form(client_for):
+    """The move reads its game once, locking it: no game is a 404 (not a refusal sending back to a page that does
+    not exist), with a valid form, a forged one, or one asking for confirmation; and nothing is recorded."""
+    game = running_game(now=timezone.now())
+    ann, missing = client_for("ann"), game.pk + 1000
+    for fields in (
+        {"type": "nominate", "target": "bob", "step_number": "1", "confirmed": "yes"},
+        {"type": "nominate", "target": "bob", "step_number": "x\x00y"},
+        {"type": "execute", "target": "bob", "step_number": "1"},  # irreversible: asked first
+    ):
+        assert ann.post(f"/games/{missing}/move/", fields).status_code == 404
+    assert ActionRecord.objects.filter(game=game).count() == reload(game).action_count
