@@ -18,6 +18,7 @@ from games.engine import Settings as EngineSettings
 DAY = 24
 # Every duration is from 1 hour to 60 days: a game's clock must stay within what the sweep can compute.
 DURATION = [MinValueValidator(1), MaxValueValidator(60 * DAY)]
+MAX_ABSENCE_DAYS = 90  # the longest cap a game may set on its absences (E4)
 
 
 class Game(models.Model):
@@ -84,7 +85,7 @@ class Game(models.Model):
 
     # Participation (E4, E6) and the lobby.
     absence_notice_hours = models.PositiveIntegerField(default=DAY, validators=[MaxValueValidator(30 * DAY)])
-    absence_max_days = models.PositiveIntegerField(default=7, validators=[MaxValueValidator(90)])
+    absence_max_days = models.PositiveIntegerField(default=7, validators=[MaxValueValidator(MAX_ABSENCE_DAYS)])
     exile_lookback_games = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("refuse players exiled in any of their last N games")
     )

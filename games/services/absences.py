@@ -8,15 +8,57 @@ from django.utils.translation import gettext as _
 
 from games.engine.constants import SeatStatus
 from games.models import Absence, Game
+from games.models.game import MAX_ABSENCE_DAYS
 
 from .errors import GameError
 from .notify import notify_absence
 from .play import lock_game
 
+MAX_AHEAD = timedelta(days=365)  # E4: an absence is announced at most a year before it starts
+
+
+def check_dates(starts_at: datetime, ends_at: datetime, now: datetime) -> None:
+    """What no game allows, whatever its settings: times without their offset, an end before the start, a start
+    more than a year ahead (which also keeps every date of an absence far from the calendar's end: a year 9999
+    with +14:00 would be year 10000 in UTC, which neither the database nor the time zones can hold)."""
+    if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
+        raise GameError(_("Give times with their UTC offset (2026-12-01T18:00:00+01:00)."), code="invalid_dates")
+    if ends_at <= starts_at:
+        raise GameError(_("An absence must end after it starts."), code="invalid_dates")
+    if starts_at - now > MAX_AHEAD:  # a difference, never a conversion: it cannot overflow
+        raise GameError(_("An absence may start at most a year from now."), code="absence_too_far")
+    if ends_at - starts_at > timedelta(days=MAX_ABSENCE_DAYS):
+        raise GameError(
+            _("An absence may last at most %(days)s days.") % {"days": MAX_ABSENCE_DAYS}, code="absence_too_long"
+        )
+
+
+def check_absence(game: Game, seat, starts_at: datetime, ends_at: datetime, now: datetime) -> None:
+    """E4 in this game: its notice, its cap on the total length, no overlap. Call with the game row locked, after
+    `check_dates`."""
+    if starts_at - now < timedelta(hours=game.absence_notice_hours):
+        raise GameError(
+            _("An absence must be announced at least %(hours)s hours before it starts.")
+            % {"hours": game.absence_notice_hours},
+            code="absence_too_late",
+        )
+    cap = timedelta(days=game.absence_max_days)
+    used = sum((a.effective_end - a.starts_at for a in seat.absences.all()), timedelta())
+    if used + (ends_at - starts_at) > cap:
+        raise GameError(
+            _("Absences in this game may last %(days)s days in all; you have %(left)s hours left.")
+            % {"days": game.absence_max_days, "left": int(max(cap - used, timedelta()).total_seconds() // 3600)},
+            code="absence_too_long",
+        )
+    overlapping = seat.absences.filter(starts_at__lt=ends_at, ends_at__gt=starts_at, ended_early_at=None)
+    if overlapping.exists():
+        raise GameError(_("This absence overlaps one you have already announced."), code="absence_overlaps")
+
 
 def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, *, now: datetime | None = None):
     """E4: an absence from `starts_at` to `ends_at`, at least the game's notice ahead, within its cap."""
     now = now or timezone.now()
+    check_dates(starts_at, ends_at, now)  # before any query: a date out of range never reaches the database
     with transaction.atomic():
         game = lock_game(game_id)
         seat = game.seats.filter(user=user, active=True, number__isnull=False).first()
@@ -27,26 +69,7 @@ def declare_absence(game_id: int, user, starts_at: datetime, ends_at: datetime, 
                 _("You are out of play in this game: you owe no move, so there is nothing to excuse."),
                 code="out_of_play",
             )
-        if ends_at <= starts_at:
-            raise GameError(_("An absence must end after it starts."), code="invalid_dates")
-        notice = timedelta(hours=game.absence_notice_hours)
-        if starts_at < now + notice:
-            raise GameError(
-                _("An absence must be announced at least %(hours)s hours before it starts.")
-                % {"hours": game.absence_notice_hours},
-                code="absence_too_late",
-            )
-        cap = timedelta(days=game.absence_max_days)
-        used = sum((a.effective_end - a.starts_at for a in seat.absences.all()), timedelta())
-        if used + (ends_at - starts_at) > cap:
-            raise GameError(
-                _("Absences in this game may last %(days)s days in all; you have %(left)s hours left.")
-                % {"days": game.absence_max_days, "left": int(max(cap - used, timedelta()).total_seconds() // 3600)},
-                code="absence_too_long",
-            )
-        overlapping = seat.absences.filter(starts_at__lt=ends_at, ends_at__gt=starts_at, ended_early_at=None)
-        if overlapping.exists():
-            raise GameError(_("This absence overlaps one you have already announced."), code="absence_overlaps")
+        check_absence(game, seat, starts_at, ends_at, now)
         absence = Absence.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at)
         notify_absence(absence, now)
         return absence
@@ -86,8 +109,9 @@ def _end(absences, now: datetime) -> Absence:
 def declare_vacation(user, starts_at: datetime, ends_at: datetime, *, now: datetime | None = None) -> list[dict]:
     """One absence in each running game where the user holds a seat, each under that game's own notice and cap
     (E4): per game, the absence declared or the reason it was refused. Games are independent: a refusal in one
-    changes nothing in another."""
+    changes nothing in another. Dates no game would allow are refused for all at once (GameError)."""
     now = now or timezone.now()
+    check_dates(starts_at, ends_at, now)  # refused in every game alike: refused once, for all of them
     seats = user.seats.filter(game__status=Game.Status.RUNNING, active=True, number__isnull=False)
     results = []
     for game in Game.objects.filter(pk__in=seats.values("game_id")).order_by("name", "pk"):

@@ -18,7 +18,7 @@ from games.services import GameError, absences, declare_absence, make_move, requ
 from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
 
-from .common import attempt, first_error, refused, submit
+from .common import attempt, bad_request, first_error, refused, submit
 
 
 def _back(game_id: int, anchor: str) -> str:
@@ -93,16 +93,19 @@ def claim(request, game_id: int):
 @login_required
 @require_POST
 def absence(request, game_id: int):
+    """An absence announced from the game's panel: refused with a 400 that says why, or announced."""
     game = access_game(game_id)
     form = AbsenceForm(request.POST)
+    back = _back(game.pk, "#panel")
     if not form.is_valid():
-        return refused(request, _("Give the start and the end of your absence."), _back(game.pk, "#panel"))
-
-    def declare(data: dict) -> None:
+        return bad_request(request, _("Give the start and the end of your absence."), back)
+    data = form.cleaned_data
+    try:
         declare_absence(game.pk, request.user, aware(data["starts_at"]), aware(data["ends_at"]))
-
-    done = _("Your absence is announced: misses whose deadline falls inside it are excused.")
-    return submit(request, form, declare, _back(game.pk, "#panel"), done)
+    except GameError as error:
+        return bad_request(request, error, back)
+    messages.success(request, _("Your absence is announced: misses whose deadline falls inside it are excused."))
+    return HttpResponseRedirect(back)
 
 
 @login_required

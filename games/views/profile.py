@@ -15,7 +15,7 @@ from django.views.i18n import set_language
 
 from games.forms import AbsenceForm, ApiTokenForm, ProfileForm, aware
 from games.models import Absence, ApiToken, Game, Profile
-from games.services import participation_record
+from games.services import GameError, participation_record
 from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
 
@@ -64,21 +64,36 @@ def edit_profile(request):
 
 @login_required
 def absences(request):
-    """Every absence the user announced, in every game, and a vacation: one absence in each running game."""
+    """Every absence the user announced, in every game, and a vacation: one absence in each running game. A vacation
+    refused everywhere (dates no game allows, or each game's own refusal) answers 400: nothing changed."""
     form = AbsenceForm(request.POST or None)
-    results = []
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        results = declare_vacation(request.user, aware(data["starts_at"]), aware(data["ends_at"]))
-        if not results:
-            messages.info(request, _("You hold no seat in a running game: there is nothing to be away from."))
+    results, status = [], 200
+    if request.method == "POST":
+        results = _vacation(request, form)
+        if not form.is_valid() or (results and not any(result["absence"] for result in results)):
+            status = 400
     announced = (
         Absence.objects.filter(seat__user=request.user, ends_at__gt=timezone.now() - timedelta(days=30))
         .select_related("seat__game")
         .order_by("starts_at")
     )
     context = {"form": form, "results": results, "absences": announced, "now": timezone.now(), "back": "profile"}
-    return render(request, "games/absences.html", context)
+    return render(request, "games/absences.html", context, status=status)
+
+
+def _vacation(request, form: AbsenceForm) -> list[dict]:
+    """The vacation's results game by game; dates refused for all games go on the form as its error."""
+    if not form.is_valid():
+        return []
+    data = form.cleaned_data
+    try:
+        results = declare_vacation(request.user, aware(data["starts_at"]), aware(data["ends_at"]))
+    except GameError as error:
+        form.add_error(None, str(error))
+        return []
+    if not results:
+        messages.info(request, _("You hold no seat in a running game: there is nothing to be away from."))
+    return results
 
 
 @login_required
