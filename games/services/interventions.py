@@ -26,6 +26,9 @@ from .knowledge import knows_secrets
 from .play import Change, changing, play
 
 MODERATOR = ActionRecord.Source.MODERATOR
+# The furthest a moderator may put a deadline: beyond the longest step a game may set (60 days), and short of
+# anything a date can overflow, however many extensions pile up.
+DEADLINE_HORIZON_DAYS = 90
 
 
 def pause(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
@@ -75,9 +78,32 @@ def extend(
             )
         if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
             shift_anchors(game, timedelta(hours=hours))
+            check_deadline(_deadline_on_resume(game, change.state, change.now), change.now)
             return None
         _postpone(game, change.state, timedelta(hours=hours))
-        return compute_deadline(game, change.state)
+        deadline = compute_deadline(game, change.state)
+        check_deadline(deadline, change.now)
+        return deadline
+
+
+def check_deadline(deadline: datetime | None, now: datetime) -> None:
+    """A deadline a moderator sets lies at most DEADLINE_HORIZON_DAYS ahead (an extension only ever moves it
+    later, so it is never in the past). Raised inside the change, it rolls the change back."""
+    if deadline is not None and deadline - now > timedelta(days=DEADLINE_HORIZON_DAYS):
+        raise GameError(
+            _("A deadline may be at most %(days)s days from now: nothing was done.") % {"days": DEADLINE_HORIZON_DAYS},
+            code="deadline_too_far",
+        )
+
+
+def _deadline_on_resume(game: Game, state: GameState, now: datetime) -> datetime | None:
+    """The deadline a paused game would have if it were resumed now (every deadline moves on by the pause)."""
+    paused_at, game.paused_at = game.paused_at, None
+    try:
+        deadline = compute_deadline(game, state)
+    finally:
+        game.paused_at = paused_at
+    return None if deadline is None else deadline + (now - paused_at)
 
 
 def _postpone(game: Game, state: GameState, delta: timedelta) -> None:

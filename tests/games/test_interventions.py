@@ -161,6 +161,29 @@ def test_t5_extend_while_paused_comes_back_on_resume(moderator):
     assert reload(game).deadline == START + (48 + 2 + 5) * HOUR
 
 
+def test_t5_extensions_never_put_the_deadline_more_than_90_days_ahead(moderator):
+    game = running_game()  # the deadline: START + 48 h
+    extend(game.pk, moderator, hours=720, now=START)
+    extend(game.pk, moderator, hours=720, now=START)
+    deadline = reload(game).deadline
+    assert deadline == START + (48 + 1440) * HOUR
+    with pytest.raises(GameError, match="at most 90 days from now: nothing was done") as refusal:
+        extend(game.pk, moderator, hours=720, now=START)
+    assert refusal.value.code == "deadline_too_far" and reload(game).deadline == deadline
+    extend(game.pk, moderator, hours=720, now=START + 30 * 24 * HOUR)  # a month on, there is room again
+
+
+def test_t5_extensions_while_paused_are_bounded_by_the_deadline_on_resume(moderator):
+    game = running_game()
+    pause(game.pk, moderator, now=START)
+    for _ in range(2):
+        extend(game.pk, moderator, hours=720, now=START + HOUR)
+    with pytest.raises(GameError, match="at most 90 days from now"):
+        extend(game.pk, moderator, hours=720, now=START + HOUR)
+    resume(game.pk, moderator, now=START + HOUR)
+    assert reload(game).deadline == START + (48 + 1440 + 1) * HOUR
+
+
 # Every verb is tied to the step of the page it came from, and a repeated click changes nothing.
 
 

@@ -306,3 +306,25 @@ def test_a_double_click_on_ban_bans_once(moderator_client):
     for _click in range(2):
         mod.post(f"/moderation/users/{bob.pk}/ban/", {"days": 3, "reason": "spam"})
     assert Ban.objects.filter(user=bob).count() == 1 and AuditEntry.objects.filter(action="ban").count() == 1
+
+
+def test_an_extension_past_90_days_is_refused_with_its_reason_and_changes_nothing(moderator_client):
+    game = running_game(now=timezone.now())
+    mod = moderator_client()
+    act(mod, game, "extend", "storm", hours=720)
+    act(mod, game, "extend", "storm", hours=720)
+    deadline = reload(game).deadline
+    response = act(mod, game, "extend", "storm", hours=720)
+    assert "A deadline may be at most 90 days from now: nothing was done." in response.content.decode()
+    assert reload(game).deadline == deadline and AuditEntry.objects.filter(action="extend").count() == 2
+
+
+def test_a_seen_deadline_at_the_calendar_s_end_is_only_a_stale_page(moderator_client):
+    game = running_game(now=timezone.now())
+    deadline = reload(game).deadline
+    response = act(moderator_client(), game, "extend", "storm", hours=12, deadline="9999-12-31T23:59:59-14:00")
+    assert (
+        response.status_code == 200
+        and "The deadline has changed since this page was loaded" in response.content.decode()
+    )
+    assert reload(game).deadline == deadline and not AuditEntry.objects.filter(action="extend").exists()
