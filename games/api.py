@@ -31,7 +31,7 @@ from games.presenters import DURATIONS
 from games.services import GameError, declare_absence, join_game, leave_game, make_move
 from games.services.forum import file_claim, post_message
 from games.services.lobby import signed_up
-from games.services.messages import describe_notification
+from games.services.messages import describe_in_list
 from games.services.moves import move_of
 
 MAX_ID = 10**18  # as the site's <id:...> converter: a bigger number is no row, and PostgreSQL refuses it
@@ -402,7 +402,7 @@ def notifications(request):
             "id": n.pk,
             "kind": n.kind,
             "game": n.game_id,
-            "text": describe_notification(n, n.game),
+            "text": describe_in_list(n, n.game),
             "created_at": n.created_at,
             "read": n.read_at is not None,
         }

@@ -8,6 +8,7 @@ from celery import shared_task
 
 from .models import SweepRun
 from .services import close_stale_lobbies, sweep_due_deadlines
+from .services.failures import Failures
 from .services.mail import send_due_emails
 from .services.notify import queue_reminders
 from .services.webhooks import deliver_due
@@ -30,28 +31,31 @@ def close_lobbies() -> int:
 @shared_task(name="games.queue_reminders", ignore_result=True)
 def queue_reminders_task() -> int:
     """The 24 h and 3 h reminders of the deadlines that come near."""
-    return _recorded(SweepRun.Task.REMINDERS, queue_reminders)
+    return _recorded(SweepRun.Task.REMINDERS, queue_reminders, isolated=True)
 
 
 @shared_task(name="games.send_emails", ignore_result=True)
 def send_emails() -> int:
     """The outbox: every email due. Run by beat, and queued after a commit that made notifications, so that
     they go out at once rather than at the next run."""
-    return _recorded(SweepRun.Task.OUTBOX, send_due_emails)
+    return _recorded(SweepRun.Task.OUTBOX, send_due_emails, isolated=True)
 
 
 @shared_task(name="games.deliver_webhooks", ignore_result=True)
 def deliver_webhooks() -> int:
     """The webhooks' outbox: every delivery due. Run by beat, and queued after a commit that enqueued some."""
-    return _recorded(SweepRun.Task.WEBHOOKS, deliver_due)
+    return _recorded(SweepRun.Task.WEBHOOKS, deliver_due, isolated=True)
 
 
-def _recorded(task: str, work) -> int:
+def _recorded(task: str, work, *, isolated: bool = False) -> int:
     """Run a periodic job and record its run: when it ended, how many it handled and how long it took (/healthz
-    and /metrics read them)."""
+    and /metrics read them), and, for a job that handles its rows one failure at a time (`isolated`), how many
+    it could not handle and why (the moderators' dashboard shows them)."""
     started = time.monotonic()
-    handled = work()
-    SweepRun.record(task, handled, time.monotonic() - started)
+    failures = Failures()
+    handled = work(failures=failures) if isolated else work()
+    errors = "\n".join(failures.errors)
+    SweepRun.record(task, handled, time.monotonic() - started, failed=failures.count, errors=errors)
     return handled
 
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.access import can_read
 from games.engine import secret_view, summary
-from games.models import Absence, Game, InboundEmail, Post, Profile, Seat, SweepRun
+from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
 from games.services.records import STARTED
 from games.views.common import load, submit
 
@@ -29,6 +29,7 @@ from .models import AuditEntry, Ban, Report, SignIn
 
 LATE = timedelta(minutes=5)
 DROPPED_EMAILS_WINDOW = timedelta(days=7)
+FAILURES_LISTED = 10
 DROPPED_OUTCOMES = (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SENDER, InboundEmail.Outcome.OVERSIZED)
 
 
@@ -94,8 +95,24 @@ def dashboard(request):
             "refused_addresses": Profile.objects.exclude(email_refused="")
             .filter(email_refused__iexact=F("user__email"))
             .count(),
+            **_outbox_failures(now),
         },
     )
+
+
+def _outbox_failures(now) -> dict:
+    """What the outboxes and the periodic jobs could not do: emails and webhook deliveries failed for good in the
+    last week (their count and the latest, with their errors), and the jobs whose last run failed on some rows."""
+    since = now - DROPPED_EMAILS_WINDOW
+    emails = Notification.objects.filter(email=Notification.Email.FAILED, created_at__gte=since).exclude(error="")
+    deliveries = WebhookDelivery.objects.filter(status=WebhookDelivery.Status.FAILED, created_at__gte=since)
+    return {
+        "failed_emails": emails.count(),
+        "latest_failed_emails": emails.select_related("user").order_by("-pk")[:FAILURES_LISTED],
+        "failed_deliveries": deliveries.count(),
+        "latest_failed_deliveries": deliveries.order_by("-pk")[:FAILURES_LISTED],
+        "failing_tasks": SweepRun.objects.filter(failed__gt=0).order_by("task"),
+    }
 
 
 def _dropped_emails(now) -> list[tuple[str, int]]:

@@ -340,11 +340,13 @@ class SweepRun(models.Model):
     finished_at = models.DateTimeField()
     handled = models.PositiveIntegerField(default=0)
     seconds = models.FloatField(default=0.0, help_text="how long the last run took")
+    failed = models.PositiveIntegerField(default=0, help_text="rows the last run could not handle")
+    errors = models.TextField(blank=True, help_text="the first errors of the last run, one a line")
 
     def __str__(self) -> str:
         return f"{self.task} at {self.finished_at:%Y-%m-%d %H:%M:%S} ({self.handled} handled)"
 
     @classmethod
-    def record(cls, task: str, handled: int, seconds: float = 0.0) -> None:
+    def record(cls, task: str, handled: int, seconds: float = 0.0, *, failed: int = 0, errors: str = "") -> None:
         defaults = {"finished_at": timezone.now(), "handled": handled, "seconds": seconds}
-        cls.objects.update_or_create(task=task, defaults=defaults)
+        cls.objects.update_or_create(task=task, defaults={**defaults, "failed": failed, "errors": errors})

@@ -38,6 +38,7 @@ class Notification(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, help_text="why its email could not be built or sent, for the moderators")
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -47,6 +47,7 @@ class WebhookDelivery(models.Model):
         SENDING = "sending", _("Being sent")
         DELIVERED = "delivered", _("Delivered")
         ABANDONED = "abandoned", _("Abandoned after a day of failures")
+        FAILED = "failed", _("Failed: it cannot be sent")
 
     subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries")
     key = models.CharField(max_length=200)

@@ -9,6 +9,9 @@ emails: the rows not sent are put back as they were, without a try used up, and 
 SWEEP_INTERVAL_SECONDS) tries again, so they go out within one run of its return. An email the server drops
 while it takes a new connection at once is at fault itself, and uses a try. A 5xx for an address stops all
 email to it (marked on the profile).
+A notice whose email cannot be built (data that does not describe, a date out of range, a game whose state
+cannot be read) or that raises anything unforeseen while sent is marked `failed` with its error, for the
+moderators' dashboard; the other notices of the run, and of the same email, go on.
 Before sending, each notice is checked again: a "your move" or a reminder whose step has passed, or whose
 deadline has moved, is skipped (a moved deadline gets reminders of its own).
 """
@@ -36,6 +39,7 @@ from games.engine import GameState, waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
 
 from .commands import Command, commands_for
+from .failures import Failures, describe
 from .messages import describe_notification
 from .reply_tokens import make_token, reply_address
 
@@ -66,15 +70,18 @@ PREFERENCES = {
 }
 
 
-def send_due_emails(*, now: datetime | None = None, batch_size: int = BATCH_SIZE) -> int:
+def send_due_emails(
+    *, now: datetime | None = None, batch_size: int = BATCH_SIZE, failures: Failures | None = None
+) -> int:
     """Send every due notification; returns how many emails went out."""
     now = now or timezone.now()
+    failures = Failures() if failures is None else failures
     sent = 0
     while True:
         claimed = _claim(now, batch_size)
         if not claimed:
             return sent
-        count, server_away = _send(claimed, now)
+        count, server_away = _send(claimed, now, failures)
         sent += count
         if server_away:  # the rest waits for the next run
             return sent
@@ -97,27 +104,10 @@ def _claim(now: datetime, batch_size: int) -> list[Notification]:
     return rows
 
 
-def _send(rows: list[Notification], now: datetime) -> tuple[int, bool]:
+def _send(rows: list[Notification], now: datetime, failures: Failures) -> tuple[int, bool]:
     """Send what is still true of these claimed rows: (emails sent, whether the mail server was away)."""
-    games = Game.objects.in_bulk({row.game_id for row in rows if row.game_id})
-    users = get_user_model().objects.filter(pk__in={r.user_id for r in rows}).select_related("profile")
-    profiles = {user.pk: _profile(user) for user in users}
-    owing = _owing(games)
-    by_user = defaultdict(list)
-    skipped = []
-    for row in rows:
-        (by_user[row.user_id] if _still_true(row, games, owing) else skipped).append(row)
-    messages, sent_rows, records = [], [], []
-    for user_id, notices in by_user.items():
-        profile = profiles.get(user_id)
-        if profile is None or not profile.user.email or not profile.user.is_active:
-            skipped += notices
-            continue
-        if profile.email_refused and profile.email_refused.lower() == profile.user.email.lower():
-            skipped += notices  # refused for good: nothing more to this address until it changes
-            continue
-        for group in _emails(notices):
-            messages.append((_message(profile, group, games, owing), group, profile))
+    messages, skipped = _compose_all(rows, failures)
+    sent_rows, records = [], []
     connection = mail.get_connection()
     server_away = False
     try:
@@ -135,6 +125,8 @@ def _send(rows: list[Notification], now: datetime) -> tuple[int, bool]:
                 records.append(_record(message, notices, now))
             elif outcome == REFUSED:
                 _refused(profile, notices, reason, now)
+            elif outcome == FAILED:
+                _fail([(notice, reason) for notice in notices], failures)
             elif outcome == AWAY and not _reconnected(connection):
                 log.warning("the mail server went away; %s emails wait for the next run", len(messages) - index)
                 server_away = True
@@ -154,7 +146,55 @@ def _send(rows: list[Notification], now: datetime) -> tuple[int, bool]:
     return len(records), server_away
 
 
-SENT, RETRY, REFUSED, AWAY = "sent", "retry", "refused", "away"
+SENT, RETRY, REFUSED, AWAY, FAILED = "sent", "retry", "refused", "away", "failed"
+
+
+def _compose_all(rows: list[Notification], failures: Failures) -> tuple[list[tuple], list[Notification]]:
+    """The emails of these rows, each with its notices and reader, and the rows no longer worth sending. A row
+    whose email cannot be built is marked failed here, alone."""
+    games = Game.objects.in_bulk({row.game_id for row in rows if row.game_id})
+    users = get_user_model().objects.filter(pk__in={r.user_id for r in rows}).select_related("profile")
+    profiles = {user.pk: _profile(user) for user in users}
+    owing = _owing(games)
+    by_user, skipped, failed = defaultdict(list), [], []
+    for row in rows:
+        try:
+            (by_user[row.user_id] if _still_true(row, games, owing) else skipped).append(row)
+        except Exception as error:
+            failed.append((row, error))
+    messages = []
+    for user_id, notices in by_user.items():
+        profile = profiles.get(user_id)
+        if profile is None or not profile.user.email or not profile.user.is_active:
+            skipped += notices
+        elif profile.email_refused and profile.email_refused.lower() == profile.user.email.lower():
+            skipped += notices  # refused for good: nothing more to this address until it changes
+        else:
+            for group in _emails(notices):
+                messages += _compose(profile, group, games, owing, failed)
+    _fail(failed, failures)
+    return messages, skipped
+
+
+def _compose(profile: Profile, group: list[Notification], games: dict, owing: "Owing", failed: list) -> list[tuple]:
+    """One email for the group; should it fail to build, each notice alone, so that only the notice at fault
+    fails and the others still go out."""
+    try:
+        return [(_message(profile, group, games, owing), group, profile)]
+    except Exception as error:
+        if len(group) == 1:
+            failed.append((group[0], error))
+            return []
+        return [email for notice in group for email in _compose(profile, [notice], games, owing, failed)]
+
+
+def _fail(failed: list[tuple[Notification, BaseException | str]], failures: Failures) -> None:
+    """Each of these notices failed for good: marked so, with its error, logged, and never claimed again."""
+    for notice, error in failed:
+        text = failures.add(f"the email of notification {notice.pk}", error)
+        Notification.objects.filter(pk=notice.pk).update(
+            email=Notification.Email.FAILED, error=text, attempts=F("attempts") + 1
+        )
 
 
 def _reconnected(connection) -> bool:
@@ -170,8 +210,8 @@ def _reconnected(connection) -> bool:
 
 
 def _deliver(message: mail.EmailMultiAlternatives, connection) -> tuple[str, str]:
-    """Sent, to be retried, refused for good (the recipient's server answered 5xx), or the server away: with the
-    reason."""
+    """Sent, to be retried, refused for good (the recipient's server answered 5xx), failed for good (anything
+    unforeseen), or the server away: with the reason."""
     try:
         message.connection = connection
         message.send()
@@ -190,6 +230,9 @@ def _deliver(message: mail.EmailMultiAlternatives, connection) -> tuple[str, str
     except (smtplib.SMTPException, OSError, ValueError):  # ValueError: a header Django refuses to send
         log.warning("sending to %s failed; it will be retried", message.to, exc_info=True)
         return RETRY, ""
+    except Exception as error:  # unforeseen: this email's fault, not the server's; never tried again
+        log.exception("sending to %s failed for good", message.to)
+        return FAILED, describe(error)
     return SENT, ""
 
 
@@ -230,6 +273,7 @@ class Owing:
 
     seats: dict[tuple[int, int], int]
     states: dict[int, GameState]
+    unreadable: dict[int, Exception]  # games whose state cannot be read: their notices fail with this error
 
     def __contains__(self, key: tuple[int, int]) -> bool:
         return key in self.seats
@@ -237,16 +281,23 @@ class Owing:
 
 def _owing(games: dict[int, Game]) -> Owing:
     """Everyone who owes a move now in these games: two queries, whatever their number."""
-    names, states = {}, {}
+    names, states, unreadable = {}, {}, {}
     for game in games.values():
         if game.status == Game.Status.RUNNING and game.paused_at is None:
-            state = states[game.pk] = game.load_state()
-            names[game.pk] = {state.seats[seat].name for seat in waiting_for(state)}
+            try:
+                state = game.load_state()
+                names[game.pk] = {state.seats[seat].name for seat in waiting_for(state)}
+            except Exception as error:  # the notices of this game fail alone (and the sweep sets it aside)
+                unreadable[game.pk] = error
+            else:
+                states[game.pk] = state
     seats = Seat.objects.filter(game_id__in=names, active=True, user__isnull=False).values_list(
         "game_id", "user_id", "name", "number"
     )
     return Owing(
-        {(game_id, user_id): number for game_id, user_id, name, number in seats if name in names[game_id]}, states
+        {(game_id, user_id): number for game_id, user_id, name, number in seats if name in names[game_id]},
+        states,
+        unreadable,
     )
 
 
@@ -254,6 +305,8 @@ def _still_true(row: Notification, games: dict[int, Game], owing: Owing) -> bool
     """A move notice or reminder is sent only while its step is current and its reader still owes it."""
     if row.kind not in (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER):
         return True
+    if row.game_id in owing.unreadable:
+        raise owing.unreadable[row.game_id]
     game = games.get(row.game_id)
     if game is None or game.step_number != row.data.get("step_number"):
         return False

@@ -1,6 +1,7 @@
 """Notifications as sentences, in the active language and time zone. Only public facts and the reader's
 own duties: never a role, a card or a result only they could see (checked over whole games by the tests)."""
 
+import logging
 from datetime import datetime
 
 from django.utils.translation import gettext as _
@@ -9,6 +10,7 @@ from games.announcements import describe
 from games.models import Game, Notification
 from games.templatetags.games_extras import colon, when
 
+log = logging.getLogger(__name__)
 OWED = {
     "nominate": lambda: _("nominate a chancellor"),
     "vote": lambda: _("vote on the government"),
@@ -20,6 +22,17 @@ OWED = {
     "execute": lambda: _("execute a player"),
     "execution_vote": lambda: _("vote on the execution"),
 }
+
+
+def describe_in_list(notice: Notification, game: Game | None) -> str:
+    """A notice in a list a player reads (the bell, the API): one whose data cannot be described is shown as such
+    instead of breaking the whole list. (The outbox describes with `describe_notification`, and fails that
+    notice's email alone.)"""
+    try:
+        return describe_notification(notice, game)
+    except Exception:
+        log.exception("notification %s cannot be described", notice.pk)
+        return _("This notice cannot be shown.")
 
 
 def describe_notification(notice: Notification, game: Game | None) -> str:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.engine import waiting_for
 from games.models import Game, Notification, Profile
 
+from .failures import Failures
 from .webhooks import enqueue_changes, enqueue_notices
 
 if TYPE_CHECKING:
@@ -104,23 +105,26 @@ def notify_absence(absence, now: datetime) -> None:
     _create([(seat.user_id, seat.game, Notification.Kind.ABSENCE, data, f"absence:{absence.pk}")], now=now)
 
 
-def queue_reminders(*, now: datetime | None = None) -> int:
+def queue_reminders(*, now: datetime | None = None, failures: Failures | None = None) -> int:
     """Reminders to each player who still owes a move, 24 and 3 hours before the deadline (as each chose).
 
     At most one per user, deadline and offset (the key holds the deadline, so a moved deadline is re-armed);
     when both offsets have already passed, only the nearer one is sent. Returns how many are due now
-    (those made by an earlier sweep are not made again).
+    (those made by an earlier sweep are not made again). A game whose state cannot be read is counted among
+    the run's failures, alone: the other games get their reminders.
     """
     now = now or timezone.now()
+    failures = Failures() if failures is None else failures
     horizon = now + timedelta(hours=max(REMINDER_OFFSETS))
     games = Game.objects.filter(
         status=Game.Status.RUNNING, paused_at=None, deadline__gt=now, deadline__lte=horizon
     ).prefetch_related("seats")
     owing: list[tuple[int, Game, datetime]] = []
     for game in games:
-        state = game.load_state()
-        holders = {seat.number: seat.user_id for seat in game.seats.all() if seat.active and seat.number is not None}
-        owing += [(holders[s], game, game.deadline) for s in waiting_for(state) if holders.get(s) is not None]
+        try:
+            owing += _owing_reminders(game)
+        except Exception as error:
+            failures.add(f"the reminders of game {game.pk}", error)
     preferences = {
         user_id: (reminders, email_moves)
         for user_id, reminders, email_moves in Profile.objects.filter(user_id__in={u for u, _, _ in owing}).values_list(
@@ -139,6 +143,13 @@ def queue_reminders(*, now: datetime | None = None) -> int:
             key = f"reminder:{game.pk}:{deadline.isoformat()}:{hours}:{user_id}"
             pending.append((user_id, game, Notification.Kind.REMINDER, data, key))
     return _create(pending, now=now, email=True)
+
+
+def _owing_reminders(game: Game) -> list[tuple[int, Game, datetime]]:
+    """(user id, game, deadline) for each player of the game who owes a move now."""
+    state = game.load_state()
+    holders = {seat.number: seat.user_id for seat in game.seats.all() if seat.active and seat.number is not None}
+    return [(holders[s], game, game.deadline) for s in waiting_for(state) if holders.get(s) is not None]
 
 
 def _says_nothing_new(game: Game, moment: datetime) -> bool:

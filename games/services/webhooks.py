@@ -38,6 +38,8 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubscription
 
+from .failures import Failures
+
 log = logging.getLogger(__name__)
 
 GIVE_UP_AFTER = timedelta(days=1)
@@ -182,12 +184,17 @@ def _deliver_soon() -> None:
 # Sent outside any transaction, at least once
 
 
-def deliver_due(*, now: datetime | None = None) -> int:
-    """Send every delivery due; returns how many were delivered. (`now` fixed: for tests.)"""
+def deliver_due(*, now: datetime | None = None, failures: Failures | None = None) -> int:
+    """Send every delivery due; returns how many were delivered. (`now` fixed: for tests.) A delivery that
+    cannot be sent at all is failed alone, with its error; the others go on."""
+    failures = Failures() if failures is None else failures
     delivered = 0
     while claimed := _claim(now or timezone.now()):
         for delivery in claimed:
-            delivered += _attempt(delivery, now or timezone.now())
+            try:
+                delivered += _attempt(delivery, now or timezone.now())
+            except Exception as error:
+                _fail(delivery, failures.add(f"webhook delivery {delivery.pk}", error))
     return delivered
 
 
@@ -216,7 +223,7 @@ def _attempt(delivery: WebhookDelivery, now: datetime) -> int:
     try:
         status = send(subscription.url, subscription.secret, delivery)
         error = "" if 200 <= status < 300 else f"HTTP {status}"
-    except (OSError, http.client.HTTPException, BlockedAddress, ValueError) as failure:
+    except (OSError, http.client.HTTPException, BlockedAddress) as failure:  # the receiver's: tried again
         error = f"{type(failure).__name__}: {failure}"[:200]
     delivery.attempts += 1
     if not error:
@@ -233,6 +240,12 @@ def _attempt(delivery: WebhookDelivery, now: datetime) -> int:
     delivery.save(update_fields=["status", "due_at", "last_error", "attempts"])
     WebhookSubscription.objects.filter(pk=subscription.pk).update(failures=subscription.failures + 1)
     return 0
+
+
+def _fail(delivery: WebhookDelivery, error: str) -> None:
+    """A delivery that can never be sent as it stands (a malformed address or header, anything unforeseen):
+    failed for good with its error, so that no run claims it again; its subscription goes on."""
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.FAILED, last_error=error[:200])
 
 
 def _finish(delivery: WebhookDelivery, status: str, error: str) -> None:

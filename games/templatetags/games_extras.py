@@ -15,8 +15,14 @@ register = template.Library()
 
 @register.filter
 def when(moment) -> str:
-    """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)"."""
-    return "" if moment is None else _when(timezone.localtime(moment))
+    """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)". One at
+    the calendar's end (9999-12-31 with -14:00 is year 10000 in UTC) is shown as it was given."""
+    if moment is None:
+        return ""
+    try:
+        return _when(timezone.localtime(moment))
+    except OverflowError:
+        return moment.isoformat(sep=" ")
 
 
 def _when(local) -> str:

@@ -13,13 +13,13 @@ from django.views.decorators.http import require_POST
 from games.models import Notification, Profile
 from games.services.calendar import calendar_for, new_calendar_token
 from games.services.mail import PREFERENCES, read_unsubscribe_token, unsubscribe
-from games.services.messages import describe_notification
+from games.services.messages import describe_in_list
 
 
 @login_required
 def notification_list(request):
     notices = list(Notification.objects.filter(user=request.user).select_related("game")[:100])
-    items = [{"notice": n, "text": describe_notification(n, n.game)} for n in notices]
+    items = [{"notice": n, "text": describe_in_list(n, n.game)} for n in notices]
     Notification.objects.filter(user=request.user, read_at=None).update(read_at=timezone.now())
     return render(request, "games/notifications.html", {"items": items})
 
