@@ -56,3 +56,32 @@ def test_e4_an_absence_not_yet_begun_is_withdrawn():
     with pytest.raises(GameError, match="already over"):
         later = declare_absence(game.pk, user("ann"), START + DAY, START + 2 * DAY, now=START)
         end_absence(later.pk, now=START + 3 * DAY)
+
+
+def test_e4_absences_stored_past_year_9999_before_dates_were_bounded_are_removed():
+    """Issue 27: PostgreSQL held them, no Python datetime can; the migration removes them (none ever excused a
+    miss) and the reads that raised DataError work again."""
+    import importlib
+
+    from django.db import connection
+    from django.db.utils import DataError
+
+    from games.models import Absence
+
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL could store year 10000")
+    game = running_game()
+    kept = declare_absence(game.pk, user("ann"), START + DAY, START + 2 * DAY, now=START)
+    seat = game.seats.get(name="bob").pk
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO games_absence (seat_id, starts_at, ends_at, created_at) VALUES (%s, "
+            "'9999-12-31T23:59:59+14:00', '9999-12-31T23:59:59-14:00', now())",
+            [seat],
+        )
+    with pytest.raises(DataError):
+        list(Absence.objects.all())
+    migration = importlib.import_module("games.migrations.0012_absences_past_year_9999")
+    with connection.schema_editor() as editor:
+        migration.remove(None, editor)
+    assert list(Absence.objects.all()) == [kept]
