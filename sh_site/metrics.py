@@ -28,7 +28,8 @@ class SiteCollector(Collector):
     """The site's state, from the database at scrape time: what an operator must see before players do."""
 
     NAMES = ("sh_games", "sh_deadlines_overdue", "sh_deadline_oldest_overdue_seconds", "sh_moves_last_minute",
-             "sh_task_last_run_age_seconds", "sh_task_duration_seconds", "sh_task_handled", "sh_outbox_backlog",
+             "sh_task_last_run_age_seconds", "sh_task_duration_seconds", "sh_task_handled", "sh_task_failed",
+             "sh_outbox_backlog",
              "sh_outbox_failed", "sh_webhooks_backlog")  # fmt: skip
 
     def describe(self):
@@ -66,13 +67,17 @@ class SiteCollector(Collector):
         duration = GaugeMetricFamily("sh_task_duration_seconds", "How long each periodic task's last run took",
                                      labels=["task"])  # fmt: skip
         handled = GaugeMetricFamily("sh_task_handled", "What each periodic task's last run handled", labels=["task"])
+        failed = GaugeMetricFamily("sh_task_failed", "Rows each periodic task's last run could not handle",
+                                   labels=["task"])  # fmt: skip
         for run in SweepRun.objects.all():
             age.add_metric([run.task], (now - run.finished_at).total_seconds())
             duration.add_metric([run.task], run.seconds)
             handled.add_metric([run.task], run.handled)
+            failed.add_metric([run.task], run.failed)
         yield age
         yield duration
         yield handled
+        yield failed
 
         outbox = Notification.objects.filter(email=Notification.Email.PENDING, email_due_at__lte=now)
         yield GaugeMetricFamily("sh_outbox_backlog", "Emails due and not yet sent", value=outbox.count())

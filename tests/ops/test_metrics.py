@@ -44,6 +44,7 @@ def test_the_sites_gauges_say_what_is_overdue_waiting_and_running(client, settin
     running_game(now=timezone.now() - timedelta(hours=50))  # its 48-hour nomination is 2 hours overdue
     running_game(now=timezone.now())
     SweepRun.record("deadlines", 3, 0.25)
+    SweepRun.record("outbox", 4, 0.5, failed=1, errors="the email of notification 9: KeyError: 'starts_at'")
     found = samples(client.get("/metrics").content.decode())
     assert found[("sh_games", (("status", "running"),))] == 2
     assert found[("sh_deadlines_overdue", ())] == 1
@@ -51,6 +52,10 @@ def test_the_sites_gauges_say_what_is_overdue_waiting_and_running(client, settin
     assert found[("sh_outbox_backlog", ())] == Notification.objects.filter(email=Notification.Email.PENDING).count() > 0
     assert found[("sh_task_duration_seconds", (("task", "deadlines"),))] == 0.25
     assert found[("sh_task_handled", (("task", "deadlines"),))] == 3
+    assert (
+        found[("sh_task_failed", (("task", "outbox"),))] == 1
+        and found[("sh_task_failed", (("task", "deadlines"),))] == 0
+    )
     assert found[("sh_task_last_run_age_seconds", (("task", "deadlines"),))] < 60
     assert found[("sh_moves_last_minute", (("source", "system"),))] == 0  # the imported games' set-up is older
     assert ("sh_webhooks_backlog", ()) in found and ("sh_outbox_failed", ()) in found
