@@ -115,3 +115,13 @@ def test_e4_an_absence_within_the_bounds_is_still_announced_everywhere(client_fo
     form = {"starts_at": local(later), "ends_at": local(later + timedelta(days=1))}
     assert client_for("ann").post(f"/games/{game.pk}/absence/", form).status_code == 302
     assert Absence.objects.count() == 2
+
+
+def test_e4_a_date_at_the_calendar_s_start_is_refused_too(client_for):
+    """Year 1 with +14:00 is year 0 in UTC: refused as too late, before anything converts it."""
+    game = running_game(now=timezone.now())
+    body = {"starts_at": "0001-01-01T00:00:00+14:00", "ends_at": "0001-01-02T00:00:00+14:00"}
+    response = Api(token_for("ann")).post(f"/games/{game.pk}/absences", body)
+    assert response.status_code == 409 and response.json()["code"] == "absence_too_late"
+    assert client_for("ann").post(f"/games/{game.pk}/absence/", body).status_code == 400
+    assert_nothing_stored_and_pages_answer(client_for, game)
