@@ -225,6 +225,7 @@ LOGGING = {
     "filters": {
         "client_errors": {"()": "sh_site.logs.NoTracebackForClientErrors"},
         "context": {"()": "sh_site.logs.Context"},
+        "secrets": {"()": "sh_site.logs.MaskSecrets"},
         "production": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
@@ -232,11 +233,15 @@ LOGGING = {
         "text": {"format": "%(levelname)s %(name)s: %(message)s"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["context", "client_errors"], "formatter": LOG_FORMAT},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context", "client_errors", "secrets"],
+            "formatter": LOG_FORMAT,
+        },
         "mail_admins": {
             "class": "sh_site.logs.RateLimitedAdminEmailHandler",
             "level": "ERROR",
-            "filters": ["production", "context"],
+            "filters": ["production", "context", "secrets"],
         },
     },
     "root": {"handlers": ["console", "mail_admins"], "level": env_str("LOG_LEVEL", "INFO")},
