@@ -68,10 +68,17 @@ class RateLimited(Exception):
 
 
 class _API(NinjaAPI):
+    def get(self, path: str, **kwargs):
+        """Every read answers HEAD too: as GET, with the same ETag and 304, without the body (HTTP semantics,
+        RFC 9110 9.3.2; the body is dropped by sh_site.middleware.api_etags)."""
+        return self.api_operation(["GET", "HEAD"], path, **kwargs)
+
     def get_openapi_schema(self, *args, **kwargs):
-        """Refusals are documented as they are sent: application/problem+json."""
+        """Refusals are documented as they are sent: application/problem+json. HEAD, which every GET answers, is
+        said once in the description rather than as a second operation of the same id on every path."""
         schema = super().get_openapi_schema(*args, **kwargs)
         for operations in schema.get("paths", {}).values():
+            operations.pop("head", None)
             for operation in operations.values():
                 for status, response in operation.get("responses", {}).items():
                     content = response.get("content", {})
@@ -83,7 +90,8 @@ class _API(NinjaAPI):
 api = _API(
     title="Secret Hitler by post",
     version="1",
-    description="Read games, follow them from a cursor, and play a seat: every rule and deadline as on the site.",
+    description="Read games, follow them from a cursor, and play a seat: every rule and deadline as on the site. "
+    "Every GET also answers HEAD (the same status and headers, ETag included, without the body).",
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",

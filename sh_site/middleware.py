@@ -112,7 +112,8 @@ def _query(request):
 
 def api_etags(get_response):
     """Every read of the API answers with an ETag (a digest of its body) and a 304, with no body, when the
-    caller's If-None-Match holds it: a bridge that polls a game pays little when nothing changed."""
+    caller's If-None-Match holds it: a bridge that polls a game pays little when nothing changed. A HEAD gets the
+    GET's status and headers and no body (its Content-Length is the GET's)."""
 
     def middleware(request):
         response = get_response(request)
@@ -122,6 +123,9 @@ def api_etags(get_response):
             conditional = get_conditional_response(request, etag=response.get("ETag"), response=response)
             if conditional is not None and conditional is not response:
                 return conditional
+        if request.method == "HEAD" and request.path.startswith("/api/") and not response.streaming:
+            response["Content-Length"] = str(len(response.content))
+            response.content = b""
         return response
 
     return middleware

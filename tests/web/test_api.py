@@ -39,6 +39,9 @@ class Api:
     def get(self, path: str, **headers):
         return self.client.get(f"/api/v1{path}", **self.headers, **headers)
 
+    def head(self, path: str, **headers):
+        return self.client.head(f"/api/v1{path}", **self.headers, **headers)
+
     def post(self, path: str, body: dict | None = None):
         return self.client.post(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
 
@@ -127,6 +130,20 @@ def test_every_read_has_an_etag_and_a_304():
     first = Api().get(f"/games/{game.pk}/events")
     again = Api().get(f"/games/{game.pk}/events", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
+
+
+def test_every_read_answers_head_as_get_without_the_body_with_its_etag_and_304():
+    game = game_now()
+    api = Api(token_for("ann"))
+    paths = [path for path, operations in api.get("/openapi.json").json()["paths"].items() if "get" in operations]
+    assert len(paths) >= 7
+    for path in paths:
+        path = path.removeprefix("/api/v1").replace("{game_id}", str(game.pk))
+        got, head = api.get(path), api.head(path)
+        assert (head.status_code, got.status_code) == (200, 200), path
+        assert head["ETag"] == got["ETag"] and head["Content-Type"] == got["Content-Type"], path
+        assert head.content == b"" and int(head["Content-Length"]) == len(got.content), path
+        assert api.head(path, HTTP_IF_NONE_MATCH=got["ETag"]).status_code == 304, path
 
 
 def test_my_deadlines_and_notifications():
