@@ -178,6 +178,38 @@ def test_a_refused_move_is_a_problem_document_with_its_code_and_changes_nothing(
     assert response.json()["detail"] and not ActionRecord.objects.filter(game=game).exists()
 
 
+def test_a_stale_move_is_told_the_step_the_game_is_at_not_to_reload_a_page():
+    game = game_now()
+    response = Api(token_for("ann")).post(f"/games/{game.pk}/moves", {"type": "nominate", "target": "bob",
+                                                                       "step_number": 0})  # fmt: skip
+    problem = response.json()
+    assert (response.status_code, problem["code"], problem["step_number"]) == (409, "stale_step", 1)
+    assert "moved on to step 1" in problem["detail"]
+    assert "page" not in problem["detail"] and "eload" not in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    "body, location, words",
+    [
+        ({"type": "vote", "vote": "maybe", "step_number": 1}, "body.payload.vote", "vote must be 'ja' or 'nein'"),
+        ({"type": "nominate", "target": "bob"}, "body.payload.step_number", "step_number is missing"),
+        ({"type": "dance", "step_number": 1}, "body.payload.type", "type must be 'nominate', 'vote'"),
+        ({"type": "nominate", "step_number": "one"}, "body.payload.step_number", "step_number must be a whole"),
+        ({"type": "nominate", "step_number": -1}, "body.payload.step_number", "step_number must be at least 0"),
+        ({"type": "nominate", "target": "b" * 151, "step_number": 1}, "body.payload.target", "at most 150 characters"),
+        ({"type": "nominate", "target": "bob\x00", "step_number": 1}, "body.payload.target", "not allowed"),
+    ],
+)
+def test_an_invalid_request_names_the_field_and_what_is_wrong_with_it(body, location, words):
+    game = game_now()
+    response = Api(token_for("ann")).post(f"/games/{game.pk}/moves", body)
+    problem = response.json()
+    assert (response.status_code, problem["code"]) == (422, "invalid_request")
+    assert words in problem["detail"] and location in problem["detail"], problem["detail"]
+    assert location in [error["location"] for error in problem["errors"]]
+    assert not ActionRecord.objects.filter(game=game).exists()
+
+
 def test_a_refusal_is_in_the_token_owners_language():
     game = game_now()
     Api(token_for("ann")).get("/me/notifications")
