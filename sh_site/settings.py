@@ -99,6 +99,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 ACCOUNT_ADAPTER = "sh_site.accounts.AccountAdapter"
+ACCOUNT_FORMS = {  # allauth's forms with a length limit on every field (sh_site/accounts.py)
+    key: f"sh_site.accounts.{form}"
+    for key, form in {
+        "login": "LoginForm", "signup": "SignupForm", "add_email": "AddEmailForm", "change_email": "ChangeEmailForm",
+        "change_password": "ChangePasswordForm", "set_password": "SetPasswordForm",
+        "reset_password": "ResetPasswordForm", "reset_password_from_key": "ResetPasswordKeyForm",
+        "user_token": "UserTokenForm", "reauthenticate": "ReauthenticateForm",
+        "request_login_code": "RequestLoginCodeForm", "confirm_login_code": "ConfirmLoginCodeForm",
+        "confirm_email_verification_code": "ConfirmEmailVerificationCodeForm",
+        "confirm_password_reset_code": "ConfirmPasswordResetCodeForm",
+        "confirm_reauthentication_code": "ConfirmReauthenticationCodeForm", "change_phone": "ChangePhoneForm",
+        "verify_phone": "VerifyPhoneForm",
+    }.items()
+}  # fmt: skip
 ACCOUNT_LOGIN_METHODS = {"email", "username"}  # signing up asks for both: either signs in
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
