@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.translation import gettext as _
 
+from .errors import problem_response
 from .logs import game_id, log_context
 
 MAX_PATH = 2_000
@@ -83,12 +84,14 @@ def content_security_policy(get_response):
 
 def refuse_malformed_input(get_response):
     """An address whose path or query holds a NUL byte, or an oversize value, gets a 400 in the reader's
-    language, whatever view it was meant for: NUL is no text (PostgreSQL refuses it in a query) and an
-    unbounded search is a cost for nothing (SQLite gives up on a long LIKE pattern). Form fields are checked
-    by their forms."""
+    language (a problem document under /api/), whatever view it was meant for: NUL is no text (PostgreSQL
+    refuses it in a query) and an unbounded search is a cost for nothing (SQLite gives up on a long LIKE
+    pattern). Form fields are checked by their forms."""
 
     def middleware(request):
         problem = _malformed(request)
+        if problem is not None and request.path.startswith("/api/"):
+            return problem_response(400, _("Bad Request"), "invalid_request", problem)
         if problem is not None:
             return render(request, "400.html", {"problem": problem}, status=400)
         return get_response(request)

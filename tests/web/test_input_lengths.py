@@ -137,6 +137,24 @@ def test_an_over_long_value_in_every_string_field_of_the_api_is_a_422():
     assert not ActionRecord.objects.filter(game=game).exists() and not Post.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("get", "/games/{id}/events?after=" + "9" * 2_000, None),
+        ("get", "/lobby?q=" + LONG, None),
+        ("post", "/games/{id}/posts", {"body": "x" * 3_000_000}),  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+    ],
+)
+def test_an_oversize_address_or_body_sent_to_the_api_is_a_problem_document(method, path, body):
+    game = running_game(now=timezone.now())
+    api = Api(token_for("ann"))
+    path = path.replace("{id}", str(game.pk))
+    response = api.get(path) if method == "get" else api.post(path, body)
+    assert (response.status_code, response["Content-Type"]) == (400, "application/problem+json")
+    assert response.json()["code"] == "invalid_request" and response.json()["detail"]
+    assert not Post.objects.exists()
+
+
 @pytest.mark.postgres
 def test_the_same_holds_on_sqlite(tmp_path):
     """`make run` uses SQLite: this file again, in a process of its own on a SQLite database."""
