@@ -289,6 +289,10 @@ def _rate_limited(request, error: RateLimited):
 
 @api.exception_handler(HttpError)
 def _http_error(request, error: HttpError):
+    """django-ninja raises one for a body that is not JSON, in English and, with DEBUG on, with the parser's
+    own words: the caller is told in theirs."""
+    if error.status_code == 400:
+        return problem(request, 400, "invalid_request", _("The request's body is not valid JSON: nothing was done."))
     return problem(request, error.status_code, "invalid_request", str(error))
 
 

@@ -210,6 +210,16 @@ def test_an_invalid_request_names_the_field_and_what_is_wrong_with_it(body, loca
     assert not ActionRecord.objects.filter(game=game).exists()
 
 
+def test_a_body_that_is_not_json_is_told_so_in_the_callers_language(settings):
+    settings.DEBUG = True  # django-ninja then adds its parser's own English words
+    game = game_now()
+    api = Api(token_for("ann"))
+    response = api.client.post(f"/api/v1/games/{game.pk}/moves", "{not json", content_type="application/json",
+                               **api.headers)  # fmt: skip
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    assert "not valid JSON" in response.json()["detail"] and "Expecting" not in response.json()["detail"]
+
+
 def test_a_refusal_is_in_the_token_owners_language():
     game = game_now()
     Api(token_for("ann")).get("/me/notifications")
