@@ -52,7 +52,10 @@ class MaskSecrets(logging.Filter):
     the stack; the JSON formatter masks its extra fields too. Every handler has it (settings.LOGGING)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # arguments that do not fit: the handler reports it, as without the filter
+            return True
         masked = mask(message)
         if masked != message:
             record.msg, record.args = masked, None

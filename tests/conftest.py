@@ -106,7 +106,10 @@ def _as_logged(records: list[logging.LogRecord]):
         if console is not None and not console.filter(record):
             continue
         for formatter in formatters:
-            yield formatter.format(record)
+            try:
+                yield formatter.format(record)
+            except (TypeError, ValueError):  # a call whose arguments do not fit its message: logging says so
+                yield str(record.msg)
 
 
 def pytest_configure(config):

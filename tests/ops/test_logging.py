@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from sh_site.logs import Context, JsonFormatter, RateLimitedAdminEmailHandler
+from sh_site.logs import Context, JsonFormatter, MaskSecrets, RateLimitedAdminEmailHandler
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +137,9 @@ def test_a_secret_in_an_exception_is_masked_in_the_traceback(console_lines):
         logging.getLogger("games").exception("the token was refused")
     (line,) = [entry for entry in console_lines if "the token was refused" in entry]
     assert "ValueError" in line and "shp_***" in line and "shp_Abc123" not in line
+
+
+def test_a_log_call_whose_arguments_do_not_fit_is_passed_on_not_raised():
+    """logging reports such a call on stderr and the caller goes on: the masking filter must not raise first."""
+    record = logging.LogRecord("games", logging.WARNING, __file__, 1, "%s and %s", ("only one",), None)
+    assert MaskSecrets().filter(record) is True
