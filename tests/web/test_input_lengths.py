@@ -17,6 +17,7 @@ from django import forms
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from django.urls import get_resolver
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -87,6 +88,8 @@ def test_every_allauth_form_is_replaced_by_a_bounded_one():
 
 
 def test_the_sites_own_forms_bound_every_text_field():
+    assert get_resolver().url_patterns  # every view imported, with the forms it defines
+
     def subclasses(cls):
         for sub in cls.__subclasses__():
             yield sub
