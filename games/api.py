@@ -16,16 +16,16 @@ from typing import Annotated, Any, Literal
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponseNotModified, JsonResponse
+from django.http import HttpRequest, HttpResponseNotModified
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from ninja import Field, NinjaAPI, Path, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import StringConstraints
 
 from games.access import viewer_for
+from games.api_problems import FOR_PROGRAMS, Problem, field_problem, problem
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
 from games.presenters import DURATIONS
@@ -51,27 +51,6 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=150, pattern=r"
 # now is a conflict with its state (409).
 NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session", "no_such_player"}
 FORBIDDEN = {"not_seated", "not_in_game", "cannot_post", "banned", "saw_secrets", "insufficient_scope"}
-
-
-class Problem(Schema):
-    """RFC 9457: what went wrong, for people (`title`, `detail`, translated) and for programs (`code`)."""
-
-    type: str = "about:blank"
-    title: str
-    status: int
-    detail: str
-    code: str
-    step_number: int | None = Field(None, description="stale_step: the step the game is at now")
-    errors: list["FieldProblem"] | None = Field(None, description="invalid_request: each invalid field")
-
-
-class FieldProblem(Schema):
-    field: str
-    location: str = Field(description="where the field is, as pydantic names it: body.payload.vote")
-    problem: str = Field(description="what is wrong with it, in words (translated)")
-
-
-Problem.model_rebuild()
 
 
 class RateLimited(Exception):
@@ -191,35 +170,6 @@ def _game(game_id: int) -> Game:
 # Problems
 
 
-def problem(request, status: int, code: str, detail: str, headers: dict | None = None, **extensions) -> JsonResponse:
-    """A problem document; `extensions` are RFC 9457 extension members (the step a stale move missed, the invalid
-    fields), `headers` are HTTP headers."""
-    headers = headers or {}
-    titles = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
-              422: "Unprocessable Content", 429: "Too Many Requests"}  # fmt: skip
-    body = {
-        "type": "about:blank",
-        "title": titles.get(status, "Error"),
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    response = JsonResponse({**body, **extensions}, status=status, content_type="application/problem+json")
-    for name, value in headers.items():
-        response[name.replace("_", "-")] = value
-    return response
-
-
-# The services word a few refusals for the site's pages ("since this page was loaded ... reload it"): a program
-# has no page, so it is told what changed in its own terms, by the refusal's code.
-FOR_PROGRAMS = {
-    "stale_step": gettext_lazy(
-        "The game has moved on to step %(step_number)s: nothing was done. GET /api/v1/games/{game_id}/me gives "
-        "the moves of that step."
-    ),
-}
-
-
 @api.exception_handler(GameError)
 def _refused(request, error: GameError):
     status = 404 if error.code in NOT_FOUND else 403 if error.code in FORBIDDEN else 409
@@ -228,46 +178,9 @@ def _refused(request, error: GameError):
     return problem(request, status, error.code, detail, **error.details)
 
 
-# What is wrong with a field, in words (pydantic's own messages are English only): by pydantic's error type.
-FIELD_PROBLEMS = {
-    "missing": gettext_lazy("%(field)s is missing"),
-    "literal_error": gettext_lazy("%(field)s must be %(expected)s"),
-    "enum": gettext_lazy("%(field)s must be %(expected)s"),
-    "string_too_long": gettext_lazy("%(field)s is too long: at most %(max_length)s characters"),
-    "string_too_short": gettext_lazy("%(field)s is too short: at least %(min_length)s characters"),
-    "string_pattern_mismatch": gettext_lazy("%(field)s holds a character or a form that is not allowed"),
-    "greater_than_equal": gettext_lazy("%(field)s must be at least %(ge)s"),
-    "less_than_equal": gettext_lazy("%(field)s must be at most %(le)s"),
-    "int_parsing": gettext_lazy("%(field)s must be a whole number"),
-    "int_type": gettext_lazy("%(field)s must be a whole number"),
-    "int_from_float": gettext_lazy("%(field)s must be a whole number"),
-    "bool_parsing": gettext_lazy("%(field)s must be true or false"),
-    "bool_type": gettext_lazy("%(field)s must be true or false"),
-    "string_type": gettext_lazy("%(field)s must be text"),
-    "datetime_parsing": gettext_lazy("%(field)s must be a date and time such as 2026-12-01T18:00:00+01:00"),
-    "datetime_from_date_parsing": gettext_lazy("%(field)s must be a date and time such as 2026-12-01T18:00:00+01:00"),
-    "datetime_type": gettext_lazy("%(field)s must be a date and time such as 2026-12-01T18:00:00+01:00"),
-    "model_attributes_type": gettext_lazy("%(field)s must be a JSON object"),
-    "dict_type": gettext_lazy("%(field)s must be a JSON object"),
-}
-
-
-def _field_problem(item: dict) -> dict:
-    """One invalid field: its location for programs (`body.payload.vote`) and what is wrong, in words."""
-    location = [str(part) for part in item.get("loc", [])]
-    named = [part for part in location if part not in ("body", "query", "path", "payload")]
-    field = named[-1] if named else _("the request body")
-    wording = FIELD_PROBLEMS.get(item.get("type", ""))
-    try:
-        words = str(wording) % {"field": field, **item.get("ctx", {})} if wording else f"{field}: {item['msg']}"
-    except (KeyError, TypeError):
-        words = f"{field}: {item.get('msg', '')}"
-    return {"field": field, "location": ".".join(location), "problem": words}
-
-
 @api.exception_handler(ValidationError)
 def _invalid(request, error: ValidationError):
-    fields = [_field_problem(item) for item in error.errors]
+    fields = [field_problem(item) for item in error.errors]
     words = "; ".join(f"{field['problem']} ({field['location']})" for field in fields)
     detail = _("The request is not valid: %(where)s.") % {"where": words}
     return problem(request, 422, "invalid_request", detail, errors=fields)
