@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponseNotModified, JsonResponse
+from django.http import HttpRequest, HttpResponseNotModified
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Path, Query, Schema
@@ -25,6 +25,7 @@ from ninja.security import HttpBearer
 from pydantic import StringConstraints
 
 from games.access import viewer_for
+from games.api_problems import FOR_PROGRAMS, Problem, field_problem, problem
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
 from games.presenters import DURATIONS
@@ -52,26 +53,23 @@ NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session
 FORBIDDEN = {"not_seated", "not_in_game", "cannot_post", "banned", "saw_secrets", "insufficient_scope"}
 
 
-class Problem(Schema):
-    """RFC 9457: what went wrong, for people (`title`, `detail`, translated) and for programs (`code`)."""
-
-    type: str = "about:blank"
-    title: str
-    status: int
-    detail: str
-    code: str
-
-
 class RateLimited(Exception):
     def __init__(self, retry_after: int) -> None:
         self.retry_after = retry_after
 
 
 class _API(NinjaAPI):
+    def get(self, path: str, **kwargs):
+        """Every read answers HEAD too: as GET, with the same ETag and 304, without the body (HTTP semantics,
+        RFC 9110 9.3.2; the body is dropped by sh_site.middleware.api_etags)."""
+        return self.api_operation(["GET", "HEAD"], path, **kwargs)
+
     def get_openapi_schema(self, *args, **kwargs):
-        """Refusals are documented as they are sent: application/problem+json."""
+        """Refusals are documented as they are sent: application/problem+json. HEAD, which every GET answers, is
+        said once in the description rather than as a second operation of the same id on every path."""
         schema = super().get_openapi_schema(*args, **kwargs)
         for operations in schema.get("paths", {}).values():
+            operations.pop("head", None)
             for operation in operations.values():
                 for status, response in operation.get("responses", {}).items():
                     content = response.get("content", {})
@@ -83,7 +81,8 @@ class _API(NinjaAPI):
 api = _API(
     title="Secret Hitler by post",
     version="1",
-    description="Read games, follow them from a cursor, and play a seat: every rule and deadline as on the site.",
+    description="Read games, follow them from a cursor, and play a seat: every rule and deadline as on the site. "
+    "Every GET also answers HEAD (the same status and headers, ETag included, without the body).",
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",
@@ -171,50 +170,42 @@ def _game(game_id: int) -> Game:
 # Problems
 
 
-def problem(request, status: int, code: str, detail: str, **headers) -> JsonResponse:
-    titles = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
-              422: "Unprocessable Content", 429: "Too Many Requests"}  # fmt: skip
-    body = {
-        "type": "about:blank",
-        "title": titles.get(status, "Error"),
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    response = JsonResponse(body, status=status, content_type="application/problem+json")
-    for name, value in headers.items():
-        response[name.replace("_", "-")] = value
-    return response
-
-
 @api.exception_handler(GameError)
 def _refused(request, error: GameError):
     status = 404 if error.code in NOT_FOUND else 403 if error.code in FORBIDDEN else 409
-    return problem(request, status, error.code, str(error))
+    wording = FOR_PROGRAMS.get(error.code)
+    detail = str(wording) % error.details if wording is not None else str(error)
+    return problem(request, status, error.code, detail, **error.details)
 
 
 @api.exception_handler(ValidationError)
 def _invalid(request, error: ValidationError):
-    where = "; ".join(".".join(str(part) for part in item.get("loc", [])) for item in error.errors)
-    return problem(request, 422, "invalid_request", _("The request is not valid: %(where)s.") % {"where": where})
+    fields = [field_problem(item) for item in error.errors]
+    words = "; ".join(f"{field['problem']} ({field['location']})" for field in fields)
+    detail = _("The request is not valid: %(where)s.") % {"where": words}
+    return problem(request, 422, "invalid_request", detail, errors=fields)
 
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request, error):
     return problem(
         request, 401, "unauthorized", _("A valid token is needed: Authorization: Bearer <token>."),
-        WWW_Authenticate="Bearer",
+        headers={"WWW_Authenticate": "Bearer"},
     )  # fmt: skip
 
 
 @api.exception_handler(RateLimited)
 def _rate_limited(request, error: RateLimited):
     detail = _("Too many requests with this token: try again in %(seconds)s seconds.") % {"seconds": error.retry_after}
-    return problem(request, 429, "rate_limited", detail, Retry_After=str(error.retry_after))
+    return problem(request, 429, "rate_limited", detail, headers={"Retry_After": str(error.retry_after)})
 
 
 @api.exception_handler(HttpError)
 def _http_error(request, error: HttpError):
+    """django-ninja raises one for a body that is not JSON, in English and, with DEBUG on, with the parser's
+    own words: the caller is told in theirs."""
+    if error.status_code == 400:
+        return problem(request, 400, "invalid_request", _("The request's body is not valid JSON: nothing was done."))
     return problem(request, error.status_code, "invalid_request", str(error))
 
 

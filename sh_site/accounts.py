@@ -1,10 +1,21 @@
-"""django-allauth's emails sign as the site, whatever host the request came through."""
+"""django-allauth, as the site uses it: its emails sign as the site, whatever host the request came through, and
+every field of its forms has a length limit before it reaches a query (issue 27)."""
 
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from allauth.account import forms as allauth
 from allauth.account.adapter import DefaultAccountAdapter
+from django import forms
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
+
+# A login is a user name (150) or an email address (254 to Django's EmailField's 320); a password is bounded
+# only so that hashing and comparing cost little, far above what any pass phrase needs. Anything else allauth
+# asks (codes, reset keys) is short.
+MAX_LENGTHS = {"login": 320, "email": 320, "email2": 320, "username": 150}
+MAX_PASSWORD = 1_000
+MAX_OTHER = 200
 
 
 @dataclass(frozen=True)
@@ -22,3 +33,46 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"
+
+
+def bound_lengths(form: forms.Form) -> None:
+    """Give every text field of `form` a maximum length (a form error past it), where allauth gives none: on
+    SQLite a 60,000-character login made the case-insensitive user lookup fail ("LIKE or GLOB pattern too
+    complex"), a 500."""
+    for name, field in form.fields.items():
+        if not isinstance(field, forms.CharField):
+            continue
+        limit = MAX_PASSWORD if "password" in name else MAX_LENGTHS.get(name, MAX_OTHER)
+        if field.max_length is not None and field.max_length <= limit:
+            continue
+        field.max_length = limit
+        field.validators.append(MaxLengthValidator(limit))
+        field.widget.attrs["maxlength"] = str(limit)
+
+
+class Bounded:
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        bound_lengths(self)
+
+
+# Every form allauth lets a project replace, bounded (settings.ACCOUNT_FORMS names them).
+# fmt: off
+class LoginForm(Bounded, allauth.LoginForm): ...
+class SignupForm(Bounded, allauth.SignupForm): ...
+class AddEmailForm(Bounded, allauth.AddEmailForm): ...
+class ChangeEmailForm(Bounded, allauth.ChangeEmailForm): ...
+class ChangePasswordForm(Bounded, allauth.ChangePasswordForm): ...
+class SetPasswordForm(Bounded, allauth.SetPasswordForm): ...
+class ResetPasswordForm(Bounded, allauth.ResetPasswordForm): ...
+class ResetPasswordKeyForm(Bounded, allauth.ResetPasswordKeyForm): ...
+class UserTokenForm(Bounded, allauth.UserTokenForm): ...
+class ReauthenticateForm(Bounded, allauth.ReauthenticateForm): ...
+class RequestLoginCodeForm(Bounded, allauth.RequestLoginCodeForm): ...
+class ConfirmLoginCodeForm(Bounded, allauth.ConfirmLoginCodeForm): ...
+class ConfirmEmailVerificationCodeForm(Bounded, allauth.ConfirmEmailVerificationCodeForm): ...
+class ConfirmPasswordResetCodeForm(Bounded, allauth.ConfirmPasswordResetCodeForm): ...
+class ConfirmReauthenticationCodeForm(Bounded, allauth.ConfirmReauthenticationCodeForm): ...
+class ChangePhoneForm(Bounded, allauth.ChangePhoneForm): ...
+class VerifyPhoneForm(Bounded, allauth.VerifyPhoneForm): ...
+# fmt: on

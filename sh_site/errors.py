@@ -11,6 +11,7 @@ from django import db
 from django.http import HttpResponseServerError, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.debug import SafeExceptionReporterFilter
 
 RETRY_AFTER_SECONDS = 30
@@ -27,16 +28,28 @@ def server_error(request):
         "see, and send it again in a minute if it is missing."
     )
     if request.path.startswith("/api/"):
-        response = JsonResponse(
-            {"type": "about:blank", "title": _("Unavailable"), "status": 503, "detail": detail, "code": "unavailable"},
-            status=503,
-            content_type="application/problem+json",
-        )
+        response = problem_response(503, _("Unavailable"), "unavailable", detail)
     else:
         page = loader.get_template("503.html").render({"detail": detail})
         response = HttpResponseServerError(page, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+def bad_request(request, exception):
+    """handler400: what Django refuses before any view (a body over DATA_UPLOAD_MAX_MEMORY_SIZE, a host not
+    allowed): the page, or under /api/ a problem document as every other refusal of the API."""
+    if request.path.startswith("/api/"):
+        detail = _("The request is too large or malformed: nothing was changed.")
+        return problem_response(400, _("Bad Request"), "invalid_request", detail)
+    return defaults.bad_request(request, exception)
+
+
+def problem_response(status: int, title: str, code: str, detail: str, **extensions) -> JsonResponse:
+    """An RFC 9457 problem document, as the API sends its refusals (games/api_problems.py); `extensions` are its
+    extension members."""
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code}
+    return JsonResponse({**body, **extensions}, status=status, content_type="application/problem+json")
 
 
 class ReportFilter(SafeExceptionReporterFilter):

@@ -2,6 +2,7 @@
 emailed to the ADMINS, at most once per distinct error every ADMIN_EMAIL_INTERVAL seconds per process."""
 
 import logging
+import re
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,6 +20,51 @@ class NoTracebackForClientErrors(logging.Filter):
         if getattr(record, "status_code", 500) < 500:
             record.exc_info = None
             record.exc_text = None
+        return True
+
+
+# Secrets a log line may never hold, whatever logged it (a library's debug message, an exception's text, a URL):
+# each pattern keeps what says which kind of secret it was and masks the secret itself.
+MASK = "***"
+SECRETS = [
+    re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=,]?\s*[\"']?)(?:(?:bearer|token|basic)\s+)?[^\s\"',;}]+"),
+    re.compile(r"(Unexpected auth - ')[^']*"),  # django-ninja, with DEBUG on, logs a header it does not read
+    re.compile(r"(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}"),
+    re.compile(r"\b(shp_|whsec_)[A-Za-z0-9_-]{4,}"),  # API tokens, webhook secrets (games/models)
+    re.compile(r"(?i)(\breply\+)[a-z2-7]{42}\b"),  # reply tokens in their address (games/services/reply_tokens.py)
+    re.compile(r"(?i)(?<![a-z0-9+/=])()[a-z2-7]{42}(?![a-z0-9+/=])"),  # a reply token on its own
+    re.compile(r"(?i)(\b(?:password\d?|passwd|new_password\d?|oldpassword|secret)[\"']?\s*[:=]\s*[\"']?)[^\s\"'&,;}]+"),
+    re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s:/@]*:)[^\s/@]+(?=@)"),  # a URL's password (redis://:pw@host)
+    re.compile(r"(/calendar/)[A-Za-z0-9_-]+(?=\.ics)"),  # the secret address of a calendar feed
+]
+
+
+def mask(text: str) -> str:
+    """`text` with every secret of a known shape replaced by ***."""
+    for pattern in SECRETS:
+        text = pattern.sub(lambda match: match.group(1) + MASK, text)
+    return text
+
+
+class MaskSecrets(logging.Filter):
+    """No log line holds a token, a password, a reply token or a webhook secret (issue 27: django-ninja logs a
+    whole Authorization header at ERROR with DEBUG on). Masks the message with its arguments, the traceback and
+    the stack; the JSON formatter masks its extra fields too. Every handler has it (settings.LOGGING)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # arguments that do not fit: the handler reports it, as without the filter
+            return True
+        masked = mask(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = mask(record.exc_text)
+        if record.stack_info:
+            record.stack_info = mask(record.stack_info)
         return True
 
 
@@ -62,6 +108,10 @@ class JsonFormatter(jsonlogger.JsonFormatter):
         kwargs.setdefault("rename_fields", {"levelname": "level", "name": "logger", "asctime": "time"})
         kwargs.setdefault("timestamp", False)
         super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(game_id)s", *args, **kwargs)
+
+    def format(self, record: logging.LogRecord) -> str:
+        # The traceback is formatted again from exc_info here, and extra fields (a request's address) are added.
+        return mask(super().format(record))
 
 
 class RateLimitedAdminEmailHandler(AdminEmailHandler):

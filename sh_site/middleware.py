@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.translation import gettext as _
 
+from .errors import problem_response
 from .logs import game_id, log_context
 
 MAX_PATH = 2_000
@@ -83,12 +84,14 @@ def content_security_policy(get_response):
 
 def refuse_malformed_input(get_response):
     """An address whose path or query holds a NUL byte, or an oversize value, gets a 400 in the reader's
-    language, whatever view it was meant for: NUL is no text (PostgreSQL refuses it in a query) and an
-    unbounded search is a cost for nothing (SQLite gives up on a long LIKE pattern). Form fields are checked
-    by their forms."""
+    language (a problem document under /api/), whatever view it was meant for: NUL is no text (PostgreSQL
+    refuses it in a query) and an unbounded search is a cost for nothing (SQLite gives up on a long LIKE
+    pattern). Form fields are checked by their forms."""
 
     def middleware(request):
         problem = _malformed(request)
+        if problem is not None and request.path.startswith("/api/"):
+            return problem_response(400, _("Bad Request"), "invalid_request", problem)
         if problem is not None:
             return render(request, "400.html", {"problem": problem}, status=400)
         return get_response(request)
@@ -112,7 +115,8 @@ def _query(request):
 
 def api_etags(get_response):
     """Every read of the API answers with an ETag (a digest of its body) and a 304, with no body, when the
-    caller's If-None-Match holds it: a bridge that polls a game pays little when nothing changed."""
+    caller's If-None-Match holds it: a bridge that polls a game pays little when nothing changed. A HEAD gets the
+    GET's status and headers and no body (its Content-Length is the GET's)."""
 
     def middleware(request):
         response = get_response(request)
@@ -122,6 +126,9 @@ def api_etags(get_response):
             conditional = get_conditional_response(request, etag=response.get("ETag"), response=response)
             if conditional is not None and conditional is not response:
                 return conditional
+        if request.method == "HEAD" and request.path.startswith("/api/") and not response.streaming:
+            response["Content-Length"] = str(len(response.content))
+            response.content = b""
         return response
 
     return middleware

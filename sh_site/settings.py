@@ -99,6 +99,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 ACCOUNT_ADAPTER = "sh_site.accounts.AccountAdapter"
+ACCOUNT_FORMS = {  # allauth's forms with a length limit on every field (sh_site/accounts.py)
+    key: f"sh_site.accounts.{form}"
+    for key, form in {
+        "login": "LoginForm", "signup": "SignupForm", "add_email": "AddEmailForm", "change_email": "ChangeEmailForm",
+        "change_password": "ChangePasswordForm", "set_password": "SetPasswordForm",
+        "reset_password": "ResetPasswordForm", "reset_password_from_key": "ResetPasswordKeyForm",
+        "user_token": "UserTokenForm", "reauthenticate": "ReauthenticateForm",
+        "request_login_code": "RequestLoginCodeForm", "confirm_login_code": "ConfirmLoginCodeForm",
+        "confirm_email_verification_code": "ConfirmEmailVerificationCodeForm",
+        "confirm_password_reset_code": "ConfirmPasswordResetCodeForm",
+        "confirm_reauthentication_code": "ConfirmReauthenticationCodeForm", "change_phone": "ChangePhoneForm",
+        "verify_phone": "VerifyPhoneForm",
+    }.items()
+}  # fmt: skip
 ACCOUNT_LOGIN_METHODS = {"email", "username"}  # signing up asks for both: either signs in
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
@@ -225,6 +239,7 @@ LOGGING = {
     "filters": {
         "client_errors": {"()": "sh_site.logs.NoTracebackForClientErrors"},
         "context": {"()": "sh_site.logs.Context"},
+        "secrets": {"()": "sh_site.logs.MaskSecrets"},
         "production": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
@@ -232,11 +247,15 @@ LOGGING = {
         "text": {"format": "%(levelname)s %(name)s: %(message)s"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["context", "client_errors"], "formatter": LOG_FORMAT},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context", "client_errors", "secrets"],
+            "formatter": LOG_FORMAT,
+        },
         "mail_admins": {
             "class": "sh_site.logs.RateLimitedAdminEmailHandler",
             "level": "ERROR",
-            "filters": ["production", "context"],
+            "filters": ["production", "context", "secrets"],
         },
     },
     "root": {"handlers": ["console", "mail_admins"], "level": env_str("LOG_LEVEL", "INFO")},

@@ -26,4 +26,5 @@ if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_
         path("bench/static/", bench_views.static_page),
     ]
 
+handler400 = "sh_site.errors.bad_request"
 handler500 = "sh_site.errors.server_error"

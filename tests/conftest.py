@@ -1,4 +1,6 @@
+import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,56 @@ def _services(request):
         _missing(f"needs Redis at {REDIS_URL}")
     if request.node.get_closest_marker("e2e") and not CHROMIUM.exists():
         _missing(f"needs Chromium at {CHROMIUM} (Debian's chromium package); Playwright drives it, never downloads one")
+
+
+# What a secret looks like in a log line that was not masked (sh_site.logs.MaskSecrets masks each into ***).
+LEAKED = re.compile(
+    r"\b(?:shp|whsec)_[A-Za-z0-9_-]{20,}"  # API tokens, webhook secrets
+    r"|reply\+[a-z2-7]{42}"  # a reply address with its token
+    r"|(?i:authorization\W{0,4}(?:bearer|token|basic)\s+[^*\s])"
+    r"|(?i:\bpassword\d?[\"']?\s*[:=]\s*[\"']?[^*\s\"'])"
+)
+
+
+class _KeepRecords(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def _no_secret_in_logs():
+    """Issue 27: no log line of any test holds a token, a password, a reply token or a webhook secret. Every record
+    a test logs is formatted as the site's console handler formats it (its filters, then text and JSON) and
+    searched for the shapes of those secrets: the test that logged one fails."""
+    root = logging.getLogger()
+    keep = _KeepRecords()
+    root.addHandler(keep)
+    yield
+    root.removeHandler(keep)
+    if keep.records:
+        leaks = [line for line in _as_logged(keep.records) if LEAKED.search(line)]
+        if leaks:
+            pytest.fail("a secret was logged:\n" + "\n".join(leaks[:5]), pytrace=False)
+
+
+def _as_logged(records: list[logging.LogRecord]):
+    from sh_site.logs import JsonFormatter
+
+    console = next((h for h in logging.getLogger().handlers if h.name == "console"), None)
+    text = logging.Formatter("%(levelname)s %(name)s: %(message)s")  # the filters' work alone, nothing after
+    formatters = [text, console.formatter if console is not None and console.formatter else JsonFormatter()]
+    for record in records:
+        if console is not None and not console.filter(record):
+            continue
+        for formatter in formatters:
+            try:
+                yield formatter.format(record)
+            except (TypeError, ValueError):  # a call whose arguments do not fit its message: logging says so
+                yield str(record.msg)
 
 
 def pytest_configure(config):

@@ -48,7 +48,9 @@ def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, n
         raise GameError(_("The game is paused: moves are closed until a moderator resumes it."), code="game_paused")
     if step_number != game.step_number:
         raise GameError(
-            _("The game has moved on since this page was loaded: nothing was done. Reload it."), code="stale_step"
+            _("The game has moved on since this page was loaded: nothing was done. Reload it."),
+            code="stale_step",
+            step_number=game.step_number,
         )
     if game.deadline is not None and now >= game.deadline:
         raise GameError(

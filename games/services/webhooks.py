@@ -321,11 +321,51 @@ class BlockedAddress(Exception):
 
 
 def allowed(address: str) -> bool:
+    """Whether webhooks may reach `address`: listed in WEBHOOK_ALLOWED_ADDRESSES, or public. An IPv6 address
+    that carries an IPv4 address (IPv4-mapped, 6to4, Teredo, NAT64, IPv4-compatible) is judged by what it
+    carries: the network delivers it there, so `http://[2002:7f00:1::1]/` is 127.0.0.1."""
     ip = ipaddress.ip_address(address.split("%")[0])
     if str(ip) in settings.WEBHOOK_ALLOWED_ADDRESSES:
         return True
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = embedded_ipv4(ip)
+        if carried:
+            return all(_public(v4) for v4 in carried)
+    return _public(ip)
+
+
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT: not private to Python, not public either
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """Every IPv4 address `ip` may carry (RFC 4291, 3056, 4380, 6052, 8215); none for a plain IPv6 address."""
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)  # the server and the client (the client's bits are inverted: Python undoes it)
+    if ip in NAT64 or (ip in IPV4_COMPATIBLE and int(ip) > 1):  # :: and ::1 are themselves, not 0.0.0.x
+        return [ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)]
+    if ip in NAT64_LOCAL:
+        return _rfc6052_candidates(int(ip))
+    return []
+
+
+def _rfc6052_candidates(value: int) -> list[ipaddress.IPv4Address]:
+    """A local-use NAT64 prefix (64:ff9b:1::/48) may be any of RFC 6052's lengths from /48 on, which the address
+    does not say: the IPv4 address at each place it can sit, bits 64-71 (the "u" octet) skipped. All must pass."""
+    without_u = ((value >> 72) << 64) | (value & (2**64 - 1))  # the address with bits 64-71 taken out
+    return [
+        ipaddress.IPv4Address((without_u >> shift) & 0xFFFFFFFF)
+        for shift in (120 - 48 - 32, 120 - 56 - 32, 120 - 64 - 32)
+    ] + [ipaddress.IPv4Address(value & 0xFFFFFFFF)]
+
+
+def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return not (
         ip.is_private
         or ip.is_loopback
@@ -333,7 +373,7 @@ def allowed(address: str) -> bool:
         or ip.is_multicast
         or ip.is_reserved
         or ip.is_unspecified
-        or (isinstance(ip, ipaddress.IPv4Address) and ip in ipaddress.ip_network("100.64.0.0/10"))  # shared (CGN)
+        or (isinstance(ip, ipaddress.IPv4Address) and ip in SHARED)
     )
 
 

@@ -226,3 +226,56 @@ def test_two_games_with_the_same_public_history_send_the_same_webhook_bodies(rec
         bodies = sorted(body.decode().replace(f"/games/{game.pk}", "/games/ID") for _headers, body in receiver.received)
         sent.append([re.sub(r'"(id|deadline)":("[^"]*"|\d+)', r'"\1":X', body) for body in bodies])
     assert len(sent[0]) > 10 and sent[0] == sent[1]
+
+
+# Issue 27: an IPv6 address that carries an IPv4 address is judged by the IPv4 address it carries.
+CARRYING_LOOPBACK = [
+    "::ffff:7f00:1",  # IPv4-mapped
+    "2002:7f00:1::1",  # 6to4
+    "2001:0:5db8:d822::80ff:fffe",  # Teredo: the client 127.0.0.1, its bits inverted
+    "2001:0:7f00:1::a247:27dd",  # Teredo: the server 127.0.0.1
+    "64:ff9b::7f00:1",  # NAT64, the well-known prefix
+    "64:ff9b:1:7f00:0:100::",  # NAT64, a local-use prefix (/48)
+    "64:ff9b:1::7f00:1",  # NAT64, a local-use prefix (/96)
+    "::7f00:1",  # IPv4-compatible
+]
+CARRYING_PRIVATE = ["2002:a00:1::1", "2002:c0a8:1::1", "2002:a9fe:a9fe::1", "64:ff9b::a00:5", "::a00:5"]
+CARRYING_PUBLIC = ["2002:5db8:d822::1", "2001:0:5db8:d822::a247:27dd", "64:ff9b::5db8:d822", "::5db8:d822"]
+
+
+@pytest.mark.parametrize("address", CARRYING_LOOPBACK + CARRYING_PRIVATE)
+def test_an_ipv6_address_carrying_a_private_ipv4_address_is_refused(settings, address):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []
+    assert allowed(address) is False
+
+
+@pytest.mark.parametrize("address", CARRYING_PUBLIC)
+def test_an_ipv6_address_carrying_a_public_ipv4_address_is_reached(settings, address):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []
+    assert allowed(address) is True
+
+
+@pytest.mark.parametrize("address", CARRYING_LOOPBACK)
+def test_both_subscription_forms_refuse_an_ipv6_address_carrying_loopback(client_for, settings, address):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []
+    game = running_game(now=timezone.now())
+    game.created_by = make_user("ann")
+    game.save()
+    ann = client_for("ann")
+    url = f"http://[{address}]/hook"
+    for page in (f"/games/{game.pk}/webhooks/", "/profile/webhooks/"):
+        answer = ann.post(page, {"url": url}).content.decode()
+        assert "private or local address" in answer, page
+    assert not WebhookSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("address", CARRYING_LOOPBACK)
+def test_delivery_never_connects_to_an_ipv6_address_carrying_loopback(settings, address):
+    """Saved before the check knew better (or by a name that now resolves there): refused when connecting."""
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []
+    game = running_game(now=timezone.now())
+    subscription = subscribe("game", f"http://[{address}]:9/hook", game=game)
+    make_move(game.pk, make_user("ann"), {"type": "nominate", "target": "bob"}, 1)
+    assert deliver_due() == 0
+    error = WebhookDelivery.objects.get(subscription=subscription).last_error
+    assert error.startswith("BlockedAddress") and "may not reach" in error

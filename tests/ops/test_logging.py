@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from sh_site.logs import Context, JsonFormatter, RateLimitedAdminEmailHandler
+from sh_site.logs import Context, JsonFormatter, MaskSecrets, RateLimitedAdminEmailHandler
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +74,72 @@ def test_an_error_is_emailed_once_with_the_moves_post_data_hidden(settings, monk
     (email,) = mail.outbox  # three times the same error: one email
     assert email.to == ["ops@example.org"] and "ZeroDivisionError" in email.body
     assert "policy = '********************'" in email.body and "policy = 'F'" not in email.body
+
+
+# Issue 27: no log line holds a secret, whatever logged it.
+
+
+@pytest.fixture
+def console_lines():
+    """Every log record of the test, through the site's own console handler (its filters and its formatter)."""
+    console = next(handler for handler in logging.getLogger().handlers if handler.name == "console")
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(self.format(record))
+
+    handler = Keep()
+    handler.filters = list(console.filters)
+    handler.setFormatter(console.formatter)
+    logging.getLogger().addHandler(handler)
+    yield lines
+    logging.getLogger().removeHandler(handler)
+
+
+def test_with_debug_on_a_token_in_an_unread_authorization_header_is_not_logged(settings, client, console_lines):
+    """django-ninja logs an Authorization header of another scheme than Bearer, whole, at ERROR."""
+    settings.DEBUG = True
+    token = "shp_" + "k" * 43
+    response = client.get("/api/v1/me/notifications", headers={"Authorization": f"Token {token}"})
+    assert response.status_code == 401
+    assert any("Unexpected auth" in line for line in console_lines)
+    assert not [line for line in console_lines if token in line or "kkkkkkkk" in line]
+
+
+SECRET_LINES = {
+    "api token": ("a request with shp_Abc123-_def456ghi789jkl012mno", "shp_Abc123"),
+    "webhook secret": ("subscribed with {'secret': 'whsec_Zyx987-_wvu654tsr321'}", "whsec_Zyx987"),
+    "bearer header": ("HTTP_AUTHORIZATION='Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig'", "eyJhbGci"),
+    "authorization": ("Authorization: Basic YW5uOnNlY3JldHBhc3M=", "YW5uOnNlY3JldHBhc3M"),
+    "password field": ("POST username=ann&password=hunter2hunter2&next=/", "hunter2"),
+    "password dict": ("{'login': 'ann', 'password1': 'correct horse', 'password2': 'correct horse'}", "correct"),
+    "reply address": ("from reply+abcdefghijklmnopqrstuvwxyz234567abcdefghij@reply.example.org", "abcdefghijklmnop"),
+    "reply token": ("forged token abcdefghijklmnopqrstuvwxyz234567abcdefghij dropped", "abcdefghijklmnop"),
+    "broker url": ("cannot reach redis://:Sup3rS3cret@10.0.0.5:6379/0", "Sup3rS3cret"),
+    "calendar feed": ("Not Found: /calendar/Qw3rTy_uiOP-asdfghjkl.ics", "Qw3rTy"),
+}
+
+
+@pytest.mark.parametrize("kind", SECRET_LINES)
+def test_a_secret_in_a_log_line_is_masked_at_every_level(console_lines, kind):
+    line, secret = SECRET_LINES[kind]
+    for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR):
+        logging.getLogger("games").log(level, "%s", line)
+    logged = [entry for entry in console_lines if "***" in entry]
+    assert logged and not [entry for entry in console_lines if secret in entry]
+
+
+def test_a_secret_in_an_exception_is_masked_in_the_traceback(console_lines):
+    try:
+        raise ValueError("bad token shp_Abc123-_def456ghi789jkl012mno")
+    except ValueError:
+        logging.getLogger("games").exception("the token was refused")
+    (line,) = [entry for entry in console_lines if "the token was refused" in entry]
+    assert "ValueError" in line and "shp_***" in line and "shp_Abc123" not in line
+
+
+def test_a_log_call_whose_arguments_do_not_fit_is_passed_on_not_raised():
+    """logging reports such a call on stderr and the caller goes on: the masking filter must not raise first."""
+    record = logging.LogRecord("games", logging.WARNING, __file__, 1, "%s and %s", ("only one",), None)
+    assert MaskSecrets().filter(record) is True

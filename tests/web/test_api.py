@@ -39,6 +39,9 @@ class Api:
     def get(self, path: str, **headers):
         return self.client.get(f"/api/v1{path}", **self.headers, **headers)
 
+    def head(self, path: str, **headers):
+        return self.client.head(f"/api/v1{path}", **self.headers, **headers)
+
     def post(self, path: str, body: dict | None = None):
         return self.client.post(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
 
@@ -129,6 +132,20 @@ def test_every_read_has_an_etag_and_a_304():
     assert again.status_code == 304 and again.content == b""
 
 
+def test_every_read_answers_head_as_get_without_the_body_with_its_etag_and_304():
+    game = game_now()
+    api = Api(token_for("ann"))
+    paths = [path for path, operations in api.get("/openapi.json").json()["paths"].items() if "get" in operations]
+    assert len(paths) >= 7
+    for path in paths:
+        path = path.removeprefix("/api/v1").replace("{game_id}", str(game.pk))
+        got, head = api.get(path), api.head(path)
+        assert (head.status_code, got.status_code) == (200, 200), path
+        assert head["ETag"] == got["ETag"] and head["Content-Type"] == got["Content-Type"], path
+        assert head.content == b"" and int(head["Content-Length"]) == len(got.content), path
+        assert api.head(path, HTTP_IF_NONE_MATCH=got["ETag"]).status_code == 304, path
+
+
 def test_my_deadlines_and_notifications():
     game = game_now()
     api = Api(token_for("ann"))
@@ -159,6 +176,48 @@ def test_a_refused_move_is_a_problem_document_with_its_code_and_changes_nothing(
     assert (response.status_code, response.json()["code"]) == (status, code)
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["detail"] and not ActionRecord.objects.filter(game=game).exists()
+
+
+def test_a_stale_move_is_told_the_step_the_game_is_at_not_to_reload_a_page():
+    game = game_now()
+    response = Api(token_for("ann")).post(f"/games/{game.pk}/moves", {"type": "nominate", "target": "bob",
+                                                                       "step_number": 0})  # fmt: skip
+    problem = response.json()
+    assert (response.status_code, problem["code"], problem["step_number"]) == (409, "stale_step", 1)
+    assert "moved on to step 1" in problem["detail"]
+    assert "page" not in problem["detail"] and "eload" not in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    "body, location, words",
+    [
+        ({"type": "vote", "vote": "maybe", "step_number": 1}, "body.payload.vote", "vote must be 'ja' or 'nein'"),
+        ({"type": "nominate", "target": "bob"}, "body.payload.step_number", "step_number is missing"),
+        ({"type": "dance", "step_number": 1}, "body.payload.type", "type must be 'nominate', 'vote'"),
+        ({"type": "nominate", "step_number": "one"}, "body.payload.step_number", "step_number must be a whole"),
+        ({"type": "nominate", "step_number": -1}, "body.payload.step_number", "step_number must be at least 0"),
+        ({"type": "nominate", "target": "b" * 151, "step_number": 1}, "body.payload.target", "at most 150 characters"),
+        ({"type": "nominate", "target": "bob\x00", "step_number": 1}, "body.payload.target", "not allowed"),
+    ],
+)
+def test_an_invalid_request_names_the_field_and_what_is_wrong_with_it(body, location, words):
+    game = game_now()
+    response = Api(token_for("ann")).post(f"/games/{game.pk}/moves", body)
+    problem = response.json()
+    assert (response.status_code, problem["code"]) == (422, "invalid_request")
+    assert words in problem["detail"] and location in problem["detail"], problem["detail"]
+    assert location in [error["location"] for error in problem["errors"]]
+    assert not ActionRecord.objects.filter(game=game).exists()
+
+
+def test_a_body_that_is_not_json_is_told_so_in_the_callers_language(settings):
+    settings.DEBUG = True  # django-ninja then adds its parser's own English words
+    game = game_now()
+    api = Api(token_for("ann"))
+    response = api.client.post(f"/api/v1/games/{game.pk}/moves", "{not json", content_type="application/json",
+                               **api.headers)  # fmt: skip
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    assert "not valid JSON" in response.json()["detail"] and "Expecting" not in response.json()["detail"]
 
 
 def test_a_refusal_is_in_the_token_owners_language():

@@ -1,0 +1,90 @@
+"""The API's refusals as RFC 9457 problem documents (issue 17), and their words for programs (issue 27): what the
+services word for a page, and pydantic's English-only complaints about a field, said as a program's author reads
+them, in the token owner's language. The handlers that send them are in games/api.py."""
+
+from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from ninja import Field, Schema
+
+from sh_site.errors import problem_response
+
+
+class Problem(Schema):
+    """RFC 9457: what went wrong, for people (`title`, `detail`, translated) and for programs (`code`)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    code: str
+    step_number: int | None = Field(None, description="stale_step: the step the game is at now")
+    errors: list["FieldProblem"] | None = Field(None, description="invalid_request: each invalid field")
+
+
+class FieldProblem(Schema):
+    field: str
+    location: str = Field(description="where the field is, as pydantic names it: body.payload.vote")
+    problem: str = Field(description="what is wrong with it, in words (translated)")
+
+
+Problem.model_rebuild()
+
+
+def problem(request, status: int, code: str, detail: str, headers: dict | None = None, **extensions) -> JsonResponse:
+    """A problem document; `extensions` are RFC 9457 extension members (the step a stale move missed, the invalid
+    fields), `headers` are HTTP headers."""
+    headers = headers or {}
+    titles = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+              422: "Unprocessable Content", 429: "Too Many Requests"}  # fmt: skip
+    response = problem_response(status, titles.get(status, "Error"), code, detail, **extensions)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+# The services word a few refusals for the site's pages ("since this page was loaded ... reload it"): a program
+# has no page, so it is told what changed in its own terms, by the refusal's code.
+FOR_PROGRAMS = {
+    "stale_step": gettext_lazy(
+        "The game has moved on to step %(step_number)s: nothing was done. GET /api/v1/games/{game_id}/me gives "
+        "the moves of that step."
+    ),
+}
+
+
+# What is wrong with a field, in words (pydantic's own messages are English only): by pydantic's error type.
+FIELD_PROBLEMS = {
+    "missing": gettext_lazy("%(field)s is missing"),
+    "literal_error": gettext_lazy("%(field)s must be %(expected)s"),
+    "enum": gettext_lazy("%(field)s must be %(expected)s"),
+    "string_too_long": gettext_lazy("%(field)s is too long: at most %(max_length)s characters"),
+    "string_too_short": gettext_lazy("%(field)s is too short: at least %(min_length)s characters"),
+    "string_pattern_mismatch": gettext_lazy("%(field)s holds a character or a form that is not allowed"),
+    "greater_than_equal": gettext_lazy("%(field)s must be at least %(ge)s"),
+    "less_than_equal": gettext_lazy("%(field)s must be at most %(le)s"),
+    "int_parsing": gettext_lazy("%(field)s must be a whole number"),
+    "int_type": gettext_lazy("%(field)s must be a whole number"),
+    "int_from_float": gettext_lazy("%(field)s must be a whole number"),
+    "bool_parsing": gettext_lazy("%(field)s must be true or false"),
+    "bool_type": gettext_lazy("%(field)s must be true or false"),
+    "string_type": gettext_lazy("%(field)s must be text"),
+    "datetime_parsing": gettext_lazy("%(field)s must be a date and time such as 2026-12-01T18:00:00+01:00"),
+    "datetime_from_date_parsing": gettext_lazy("%(field)s must be a date and time such as 2026-12-01T18:00:00+01:00"),
+    "datetime_type": gettext_lazy("%(field)s must be a date and time such as 2026-12-01T18:00:00+01:00"),
+    "model_attributes_type": gettext_lazy("%(field)s must be a JSON object"),
+    "dict_type": gettext_lazy("%(field)s must be a JSON object"),
+}
+
+
+def field_problem(item: dict) -> dict:
+    """One invalid field: its location for programs (`body.payload.vote`) and what is wrong, in words."""
+    location = [str(part) for part in item.get("loc", [])]
+    named = [part for part in location if part not in ("body", "query", "path", "payload")]
+    field = named[-1] if named else _("the request body")
+    wording = FIELD_PROBLEMS.get(item.get("type", ""))
+    try:
+        words = str(wording) % {"field": field, **item.get("ctx", {})} if wording else f"{field}: {item['msg']}"
+    except (KeyError, TypeError):
+        words = f"{field}: {item.get('msg', '')}"
+    return {"field": field, "location": ".".join(location), "problem": words}
