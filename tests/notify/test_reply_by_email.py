@@ -242,6 +242,23 @@ def test_a_reply_delivered_twice_is_posted_once():
 
 
 @pytest.mark.parametrize(
+    "forgery",
+    [{"to": "reply+" + "a" * 42 + "@reply.example.org"}, {"sender": "mallory@example.org"}],
+    ids=["no-valid-token", "wrong-sender"],
+)
+def test_a_forged_message_does_not_claim_the_message_id_of_the_genuine_reply_after_it(forgery):
+    game = running_game()
+    message = your_move_email(game)
+    forged = reply_to(message, "Forged first.", message_id="<taken@mail.example>", **forgery)
+    assert handle_message(forged).outcome in (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SENDER)
+    genuine = reply_to(message, "The genuine reply.", message_id="<taken@mail.example>")
+    assert handle_message(genuine).outcome == InboundEmail.Outcome.POSTED
+    assert handle_message(genuine).outcome is None  # still acts once
+    assert handle_message(forged).outcome is None  # and a dropped message is counted once
+    assert posts(game) == ["The genuine reply."]
+
+
+@pytest.mark.parametrize(
     "text, kept",
     [
         ("Yes.\n\nLe lun. 2 mars 2026 à 12:00, Secret Hitler a écrit :\n> Your move", "Yes."),
