@@ -36,14 +36,14 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.models import Game, InboundEmail, Post, Profile
+from games.models import Game, InboundEmail, Post, Profile, Seat
 from games.presenters import done_message
 
 from .commands import NotACommand, commands_for, read_command
 from .errors import GameError
 from .forum import post_message
 from .moves import make_move
-from .reply_tokens import read_token, token_in
+from .reply_tokens import ReplyToken, claimed_by, read_token, token_in
 
 log = logging.getLogger(__name__)
 Outcome = InboundEmail.Outcome
@@ -61,6 +61,12 @@ FORWARDED = re.compile(r"^\s*(-{2,}\s*(Original Message|Message d'origine|Mensaj
 HEADER_BLOCK = re.compile(r"^\s*(From|De|Od|Von)\s*:\s*.+$")
 
 
+class CannotReceive(Exception):
+    """This process cannot judge a message (REPLY_ADDRESS unset, or another SECRET_KEY than the one that signed
+    the site's emails): nothing is recorded and the caller asks the MTA to keep the message and try again, so
+    that a site wired wrongly never loses a reply nor answers "forged" for a genuine one."""
+
+
 @dataclass
 class Result:
     outcome: str | None  # None: a message already handled (delivered again)
@@ -73,17 +79,18 @@ def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | No
     them; otherwise the message's own headers are read). Raises only on a fault of the site (the database away):
     the caller then asks the MTA to try again later."""
     now = now or timezone.now()
+    check_can_receive()
     if len(raw) > settings.INBOUND_MAX_BYTES:
         return _record(_message_id(None, raw), Outcome.OVERSIZED, now)
     message = email.message_from_bytes(raw, policy=email.policy.default)
     message_id = _message_id(message, raw)
     if is_automatic(message):
         return _record(message_id, Outcome.AUTOMATIC, now)
-    token = _find_token(message, recipients)
+    sender = parseaddr(str(message.get("From", "")))[1]
+    token = _find_token(message, recipients, sender)
     if token is None:
         return _record(message_id, Outcome.FORGED, now)
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
-    sender = parseaddr(str(message.get("From", "")))[1]
     if user is None or not _verified(user, sender):
         return _record(message_id, Outcome.WRONG_SENDER, now, user=user, game_id=token.game_id)
     profile = Profile.for_reading(user)
@@ -216,22 +223,52 @@ def is_automatic(message: EmailMessage) -> bool:
     return str(message.get_content_type()) == "multipart/report"  # a delivery status notification
 
 
-def _find_token(message: EmailMessage, recipients) -> object | None:
+def check_can_receive() -> None:
+    """Raise CannotReceive when this process could not read any reply's token."""
+    template = settings.REPLY_ADDRESS
+    if not template or "{token}" not in template:
+        raise CannotReceive("REPLY_ADDRESS is not set (or has no {token}): no reply's token can be read here")
+
+
+def _find_token(message: EmailMessage, recipients, sender: str) -> ReplyToken | None:
     candidates = list(recipients)
     for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
         candidates += [address for _name, address in getaddresses([str(v) for v in message.get_all(header, [])])]
+    unverified = None
     for address in candidates:
         text = token_in(address)
         token = read_token(text) if text else None
         if token is not None:
             return token
+        unverified = unverified or text
+    if unverified and _signed_with_another_key(claimed_by(unverified), sender):
+        raise CannotReceive(
+            "a reply token names a seated player and comes from their verified address, but does not verify with "
+            "this SECRET_KEY (nor SECRET_KEY_FALLBACKS): this process runs with another key than the site's"
+        )
     return None
 
 
+def _signed_with_another_key(claim: ReplyToken | None, sender: str) -> bool:
+    """A token that fails its signature yet names a player of that game, sent from that player's verified
+    address: a genuine reply read with the wrong key far more likely than a forgery (which would need both the
+    ids and the address). Kept for a retry rather than dropped: at worst a forger's message is retried and
+    bounced by the MTA, never posted."""
+    if claim is None or not _verified_address(sender):
+        return False
+    seated = Seat.objects.filter(game_id=claim.game_id, user_id=claim.user_id).exists()
+    return seated and EmailAddress.objects.filter(user_id=claim.user_id, email__iexact=sender, verified=True).exists()
+
+
 def _verified(user, sender: str) -> bool:
-    if not sender or not sender.isprintable() or len(sender) > 254:
+    if not _verified_address(sender):
         return False
     return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
+
+
+def _verified_address(sender: str) -> bool:
+    """An address that can be looked up at all."""
+    return bool(sender) and sender.isprintable() and len(sender) <= 254
 
 
 def reply_text(message: EmailMessage) -> str:
