@@ -21,7 +21,7 @@ from django.core.management import call_command
 
 from games.management.commands.lmtp_server import lmtp_controller
 from games.models import Game, InboundEmail, Notification, Post, Profile
-from games.services.inbound import handle_message, strip_reply
+from games.services.inbound import handle_message
 from games.services.mail import fit_subject, send_due_emails
 from games.services.notify import queue_reminders
 from games.services.reply_tokens import make_token, read_token, reply_address
@@ -256,21 +256,6 @@ def test_a_forged_message_does_not_claim_the_message_id_of_the_genuine_reply_aft
     assert handle_message(genuine).outcome is None  # still acts once
     assert handle_message(forged).outcome is None  # and a dropped message is counted once
     assert posts(game) == ["The genuine reply."]
-
-
-@pytest.mark.parametrize(
-    "text, kept",
-    [
-        ("Yes.\n\nLe lun. 2 mars 2026 à 12:00, Secret Hitler a écrit :\n> Your move", "Yes."),
-        ("Tak.\n\nW dniu 2.03.2026 o 12:00, Secret Hitler pisze:\n> x", "Tak."),
-        ("Sí.\n\n-----Original Message-----\nFrom: site\nYour move", "Sí."),
-        ("Hi\n> quoted at the end\n>\n", "Hi"),
-        ("> a quote I answer\nmy answer\n\n--\nsig", "> a quote I answer\nmy answer"),
-        ("Top text\n\nReply above this line to post in the game's thread.\nHello ann", "Top text"),
-    ],
-)
-def test_quoted_history_signatures_and_the_footer_are_cut(text, kept):
-    assert strip_reply(text) == kept
 
 
 # Real parts: SMTP out, LMTP and the MTA's pipe in
