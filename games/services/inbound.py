@@ -71,8 +71,9 @@ class Result:
 
 def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | None = None) -> Result:
     """Handle one incoming message (RFC 5322 bytes) sent to `recipients` (the envelope's, when the MTA gives
-    them; otherwise the message's own headers are read). Raises only on a fault of the site (the database away):
-    the caller then asks the MTA to try again later."""
+    them; otherwise the message's own headers are read). Raises only when the site cannot judge it
+    (CannotReceive) or on a fault of the site (the database away): the caller then asks the MTA to try again
+    later, and nothing was recorded."""
     now = now or timezone.now()
     check_can_receive()
     if len(raw) > settings.INBOUND_MAX_BYTES:
@@ -86,7 +87,7 @@ def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | No
     if token is None:
         return _record(message_id, Outcome.FORGED, now)
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
-    if user is None or not _verified(user, sender):
+    if user is None or not _verified(user.pk, sender):
         return _record(message_id, Outcome.WRONG_SENDER, now, user=user, game_id=token.game_id)
     profile = Profile.for_reading(user)
     game = Game.objects.filter(pk=token.game_id).first()
@@ -263,21 +264,16 @@ def _signed_with_another_key(claim: ReplyToken | None, sender: str) -> bool:
     address: a genuine reply read with the wrong key far more likely than a forgery (which would need both the
     ids and the address). Kept for a retry rather than dropped: at worst a forger's message is retried and
     bounced by the MTA, never posted."""
-    if claim is None or not _verified_address(sender):
+    if claim is None or not Seat.objects.filter(game_id=claim.game_id, user_id=claim.user_id).exists():
         return False
-    seated = Seat.objects.filter(game_id=claim.game_id, user_id=claim.user_id).exists()
-    return seated and EmailAddress.objects.filter(user_id=claim.user_id, email__iexact=sender, verified=True).exists()
+    return _verified(claim.user_id, sender)
 
 
-def _verified(user, sender: str) -> bool:
-    if not _verified_address(sender):
+def _verified(user_id: int, sender: str) -> bool:
+    """`sender` is a verified address of the user."""
+    if not sender or not sender.isprintable() or len(sender) > 254:
         return False
-    return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
-
-
-def _verified_address(sender: str) -> bool:
-    """An address that can be looked up at all."""
-    return bool(sender) and sender.isprintable() and len(sender) <= 254
+    return EmailAddress.objects.filter(user_id=user_id, email__iexact=sender, verified=True).exists()
 
 
 def _answer(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str, *, refused: bool):
