@@ -42,20 +42,21 @@ _HEADER_NAME = (
 )
 HEADER_LINE = re.compile(rf"^\s*\**({_HEADER_NAME})\**\s*:\s*\S", re.IGNORECASE)
 FROM_LINE = re.compile(r"^\s*\**(From|De|Od|Von|Van)\**\s*:\s*\S", re.IGNORECASE)
-# The element each client wraps the quoted history in (cut with all that follows it): Outlook desktop and web
-# (divRplyFwdMsg, appendonsend, its Word-made top border), new Outlook and Outlook for Mac, Gmail, Thunderbird,
-# Yahoo.
-QUOTED_HTML = re.compile(
-    r"""<(div|hr)\b[^>]*\bid\s*=\s*["']?(divRplyFwdMsg|appendonsend|mail-editor-reference-message-container"""
-    r"""|stopSpelling)\b"""
-    r"""|<div\b[^>]*\bclass\s*=\s*["']?[^"'>]*\b(gmail_quote|gmail_attr|moz-cite-prefix|yahoo_quoted"""
-    r"""|OutlookMessageHeader)\b"""
-    r"""|<div\b[^>]*\bstyle\s*=\s*["'][^"']*border-top\s*:\s*solid\s+#(E1E1E1|B5C4DF)""",
+# The element each client wraps the quoted history in (cut with all that follows it), known by a word in its
+# opening tag: Outlook desktop and web (divRplyFwdMsg, appendonsend, the top border Word draws above the quoted
+# header), new Outlook and Outlook for Mac, Gmail, Thunderbird, Yahoo.
+QUOTE_MARKER = re.compile(
+    r"divRplyFwdMsg|appendonsend|mail-editor-reference-message-container|stopSpelling|gmail_quote|gmail_attr"
+    r"|moz-cite-prefix|yahoo_quoted|OutlookMessageHeader|border-top\s*:\s*solid\s+#(E1E1E1|B5C4DF)",
     re.IGNORECASE,
 )
+QUOTE_TAG = re.compile(r"<(div|hr)\b", re.IGNORECASE)
+LONGEST_TAG = 2000  # how far back from a marker its opening tag is looked for: the work stays linear
 BLOCK = "\ue000"  # a private-use character: the edge of a block element, while HTML is made text
-BLOCKQUOTE = re.compile(r"<(/?)blockquote\b[^>]*>", re.IGNORECASE)
-ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+")
+BLOCKQUOTE = re.compile(r"<(/?)blockquote\b[^>]{0,2000}>", re.IGNORECASE)  # bounded: linear in the worst case
+BLOCK_TAG = re.compile(r"</?(p|div|li|h[1-6]|tr)\b[^>]{0,2000}>", re.IGNORECASE)
+# Bounded like RFC 5321's lengths, so that a long run of letters is scanned in linear time.
+ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 MOST_ADDRESSES = 50  # looked up in one query; a text with more is refused for holding too many
 
 
@@ -76,11 +77,19 @@ def reply_text(message: EmailMessage) -> str:
 def html_to_text(markup: str) -> str:
     """HTML to plain text, safely: the quoted history cut, line breaks kept, every tag removed by nh3, entities
     decoded."""
-    found = QUOTED_HTML.search(markup)
-    markup = _without_blockquotes(markup[: found.start()] if found else markup)
-    markup = re.sub(r"(?i)</?(p|div|li|h[1-6]|tr)\b[^>]*>", BLOCK, re.sub(r"(?i)<br\s*/?>", "\n", markup))
+    markup = _without_blockquotes(markup[: _quote_start(markup)])
+    markup = BLOCK_TAG.sub(BLOCK, re.sub(r"(?i)<br\s*/?>", "\n", markup))
     text = html.unescape(nh3.clean(markup, tags=set()))
     return re.sub(rf"{BLOCK}(\s*{BLOCK})*", "\n", text)  # where blocks meet, one line break
+
+
+def _quote_start(markup: str) -> int | None:
+    """Where the first element a client wraps its quoted history in opens, or None."""
+    for marker in QUOTE_MARKER.finditer(markup):
+        start = markup.rfind("<", max(0, marker.start() - LONGEST_TAG), marker.start())
+        if start >= 0 and ">" not in markup[start : marker.start()] and QUOTE_TAG.match(markup, start):
+            return start
+    return None
 
 
 def _without_blockquotes(markup: str) -> str:

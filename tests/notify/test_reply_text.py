@@ -6,6 +6,7 @@ or an attribution line that names the site's and the player's addresses. `{{REPL
 """
 
 import email
+import time
 from email import policy
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from django.core import mail
 
 from games.models import InboundEmail
 from games.services.inbound import handle_message
-from games.services.reply_text import html_to_text, strip_reply
+from games.services.reply_text import addresses_in, html_to_text, strip_reply
 from tests.factories import make_user, running_game
 from tests.notify.test_reply_by_email import posts, reply_to, your_move_email
 
@@ -114,3 +115,15 @@ def test_an_address_of_no_one_here_is_posted():
     raw = reply_to(your_move_email(game), "The rules: rules@boardgames.example.net.")
     assert handle_message(raw).outcome == InboundEmail.Outcome.POSTED
     assert posts(game) == ["The rules: rules@boardgames.example.net."]
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["<div " * 200_000, "<div class=x " + "gmail_quote " * 80_000, "<blockquote " * 80_000, "a@" * 400_000],
+    ids=["unclosed-divs", "markers-in-one-tag", "unclosed-blockquotes", "at-signs"],
+)
+def test_a_reply_built_to_make_the_cutting_slow_is_read_in_linear_time(hostile):
+    started = time.perf_counter()
+    text = strip_reply(html_to_text(hostile))
+    addresses_in(text)
+    assert time.perf_counter() - started < 5  # a quadratic pattern takes minutes on a message of this size
