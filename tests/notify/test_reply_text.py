@@ -29,6 +29,7 @@ LAYOUTS = {
     "outlook_desktop_html_only.eml": ENGLISH,
     "outlook_desktop_word_multipart.eml": ENGLISH,
     "outlook_web_french_html_only.eml": FRENCH,
+    "new_outlook_mac_html_only.eml": ENGLISH,
     "outlook_spanish_plain_text.eml": SPANISH,
     "outlook_polish_html_only.eml": POLISH,
     "gmail_multipart.eml": ENGLISH,
