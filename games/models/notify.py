@@ -68,9 +68,18 @@ class SentEmail(models.Model):
         return f"{self.subject} to {self.to}"
 
 
+# The outcomes of a message that carried a valid token from its person's verified address.
+AUTHENTICATED = ["posted", "moved", "refused"]
+
+
 class InboundEmail(models.Model):
-    """A message that came in by email (a reply to a per-game email), once per Message-ID: a message delivered
-    twice is recognised and acts once. What it was written is not kept; only what became of it."""
+    """A message that came in by email (a reply to a per-game email), once per person and Message-ID: a message
+    delivered twice is recognised and acts once. What it was written is not kept; only what became of it.
+
+    Only an authenticated message (a token this site signed, from the verified address of the person it names)
+    claims its Message-ID for that person: a Message-ID is the sender's to choose, so a forged message must not
+    take it from the genuine reply that comes after it. A dropped message is counted once per Message-ID among
+    the dropped."""
 
     class Outcome(models.TextChoices):
         POSTED = "posted", _("Posted in the thread")
@@ -81,7 +90,7 @@ class InboundEmail(models.Model):
         WRONG_SENDER = "wrong_sender", _("Dropped: not from the verified address of the person it was sent to")
         OVERSIZED = "oversized", _("Dropped: too large")
 
-    message_id = models.CharField(max_length=255, unique=True, help_text="the Message-ID, or a digest of the message")
+    message_id = models.CharField(max_length=255, help_text="the Message-ID, or a digest of the message")
     received_at = models.DateTimeField()
     outcome = models.CharField(max_length=12, choices=Outcome.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -91,6 +100,16 @@ class InboundEmail(models.Model):
     class Meta:
         ordering = ["-received_at"]
         indexes = [models.Index(fields=["outcome", "received_at"], name="inbound_outcome_idx")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "message_id"],
+                condition=models.Q(outcome__in=AUTHENTICATED),
+                name="inbound_once_per_person",
+            ),
+            models.UniqueConstraint(
+                fields=["message_id"], condition=~models.Q(outcome__in=AUTHENTICATED), name="inbound_dropped_once"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.message_id}: {self.outcome}"

@@ -2,14 +2,19 @@
 was sent to, under the web form's rules.
 
 One handler behind both ways mail comes in (`manage.py receive_email` for an MTA's pipe, `manage.py lmtp_server`):
-- once per Message-ID (or, without one, per digest of the message): a message delivered twice acts once;
+- once per person and Message-ID (or, without one, per digest of the message): a message delivered twice acts
+  once, and only an authenticated message claims its Message-ID, so a forgery cannot shadow the genuine reply;
+- a site that cannot judge a message (REPLY_ADDRESS unset, another SECRET_KEY) raises CannotReceive before
+  recording anything: the MTA keeps the message and tries again;
 - a message larger than INBOUND_MAX_BYTES is dropped unread;
 - automatic replies, bounces and out-of-office messages are dropped without an answer: never a mail loop;
 - the reply address must hold a token this site signed (reply_tokens.py), and the From address must be the
   verified address of the person it names: a From header is easy to forge, the token is the credential. Anything
   else is dropped, and counted on the moderators' dashboard;
-- what is posted is the reply alone: the email quoted back, the "wrote:" line, the signature and the site's own
-  footer are cut; an HTML-only message becomes text (nh3); attachments are ignored;
+- what is posted is the reply alone (reply_text.py): the email quoted back, in every client's layout, the
+  "wrote:" line or the quoted header block, the signature and the site's own footer are cut; an HTML-only message
+  becomes text (nh3); attachments are ignored; a text that still holds an address of the site or of a person is
+  refused, never posted;
 - a refusal (the game is over, the thread is closed during a legislative session, the dead post in the
   graveyard, posting too fast, reply by email turned off, nothing left to post) is answered by one email, in the
   person's language, that says why and quotes back what they wrote.
@@ -18,15 +23,12 @@ One handler behind both ways mail comes in (`manage.py receive_email` for an MTA
 import email
 import email.policy
 import hashlib
-import html
 import logging
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
-import nh3
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -36,14 +38,15 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.models import Game, InboundEmail, Post, Profile
+from games.models import Game, InboundEmail, Post, Profile, Seat
 from games.presenters import done_message
 
 from .commands import NotACommand, commands_for, read_command
 from .errors import GameError
 from .forum import post_message
 from .moves import make_move
-from .reply_tokens import read_token, token_in
+from .reply_text import addresses_in, reply_text
+from .reply_tokens import ReplyToken, claimed_by, read_token, token_in
 
 log = logging.getLogger(__name__)
 Outcome = InboundEmail.Outcome
@@ -51,14 +54,12 @@ Outcome = InboundEmail.Outcome
 # RFC 3834 and the headers auto-responders and list software set in practice.
 AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "X-Failed-Recipients")
-# The line a mail client writes above the text it quotes, in the site's languages and the common clients.
-WROTE = re.compile(
-    r"^\s*(On\b.+\bwrote|Le\b.+\ba écrit|El\b.+\bescribió|W dniu\b.+\bpisze|Am\b.+\bschrieb|Op\b.+\bschreef)"
-    r"\s*:?\s*$",
-    re.IGNORECASE,
-)
-FORWARDED = re.compile(r"^\s*(-{2,}\s*(Original Message|Message d'origine|Mensaje original)\s*-{2,}|_{10,})\s*$", re.I)
-HEADER_BLOCK = re.compile(r"^\s*(From|De|Od|Von)\s*:\s*.+$")
+
+
+class CannotReceive(Exception):
+    """This process cannot judge a message (REPLY_ADDRESS unset, or another SECRET_KEY than the one that signed
+    the site's emails): nothing is recorded and the caller asks the MTA to keep the message and try again, so
+    that a site wired wrongly never loses a reply nor answers "forged" for a genuine one."""
 
 
 @dataclass
@@ -70,21 +71,23 @@ class Result:
 
 def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | None = None) -> Result:
     """Handle one incoming message (RFC 5322 bytes) sent to `recipients` (the envelope's, when the MTA gives
-    them; otherwise the message's own headers are read). Raises only on a fault of the site (the database away):
-    the caller then asks the MTA to try again later."""
+    them; otherwise the message's own headers are read). Raises only when the site cannot judge it
+    (CannotReceive) or on a fault of the site (the database away): the caller then asks the MTA to try again
+    later, and nothing was recorded."""
     now = now or timezone.now()
+    check_can_receive()
     if len(raw) > settings.INBOUND_MAX_BYTES:
         return _record(_message_id(None, raw), Outcome.OVERSIZED, now)
     message = email.message_from_bytes(raw, policy=email.policy.default)
     message_id = _message_id(message, raw)
     if is_automatic(message):
         return _record(message_id, Outcome.AUTOMATIC, now)
-    token = _find_token(message, recipients)
+    sender = parseaddr(str(message.get("From", "")))[1]
+    token = _find_token(message, recipients, sender)
     if token is None:
         return _record(message_id, Outcome.FORGED, now)
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
-    sender = parseaddr(str(message.get("From", "")))[1]
-    if user is None or not _verified(user, sender):
+    if user is None or not _verified(user.pk, sender):
         return _record(message_id, Outcome.WRONG_SENDER, now, user=user, game_id=token.game_id)
     profile = Profile.for_reading(user)
     game = Game.objects.filter(pk=token.game_id).first()
@@ -100,6 +103,7 @@ def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | No
             return _act(message_id, user, profile, game, message, text, reason, now, move=(move, token))
         if not reason and not text:
             reason = _("Your reply had no text above the quoted email: nothing was posted.")
+        reason = reason or _holds_an_address(text)
         return _act(message_id, user, profile, game, message, text, reason, now)
 
 
@@ -121,6 +125,19 @@ def _closed(profile: Profile, game: Game | None) -> str:
     if game.status != Game.Status.RUNNING:
         return _("%(game)s is over: replies by email are closed. Post on the site.") % {"game": game.name}
     return ""
+
+
+def _holds_an_address(text: str) -> str:
+    """The last guard of a public thread: what is posted never shows the address of the site or of a person,
+    whatever layout of quoted history got past reply_text."""
+    found = addresses_in(text)
+    if not found:
+        return ""
+    return _(
+        "Your reply holds an email address (%(address)s), most likely from the email it quotes: nothing was "
+        "posted, so that no address is shown in the game's thread. Write your reply above the quoted email, or "
+        "leave the address out."
+    ) % {"address": found[0]}
 
 
 def _stale(game: Game, token) -> str:
@@ -216,71 +233,47 @@ def is_automatic(message: EmailMessage) -> bool:
     return str(message.get_content_type()) == "multipart/report"  # a delivery status notification
 
 
-def _find_token(message: EmailMessage, recipients) -> object | None:
+def check_can_receive() -> None:
+    """Raise CannotReceive when this process could not read any reply's token."""
+    template = settings.REPLY_ADDRESS
+    if not template or "{token}" not in template:
+        raise CannotReceive("REPLY_ADDRESS is not set (or has no {token}): no reply's token can be read here")
+
+
+def _find_token(message: EmailMessage, recipients, sender: str) -> ReplyToken | None:
     candidates = list(recipients)
     for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
         candidates += [address for _name, address in getaddresses([str(v) for v in message.get_all(header, [])])]
+    unverified = None
     for address in candidates:
         text = token_in(address)
         token = read_token(text) if text else None
         if token is not None:
             return token
+        unverified = unverified or text
+    if unverified and _signed_with_another_key(claimed_by(unverified), sender):
+        raise CannotReceive(
+            "a reply token names a seated player and comes from their verified address, but does not verify with "
+            "this SECRET_KEY (nor SECRET_KEY_FALLBACKS): this process runs with another key than the site's"
+        )
     return None
 
 
-def _verified(user, sender: str) -> bool:
+def _signed_with_another_key(claim: ReplyToken | None, sender: str) -> bool:
+    """A token that fails its signature yet names a player of that game, sent from that player's verified
+    address: a genuine reply read with the wrong key far more likely than a forgery (which would need both the
+    ids and the address). Kept for a retry rather than dropped: at worst a forger's message is retried and
+    bounced by the MTA, never posted."""
+    if claim is None or not Seat.objects.filter(game_id=claim.game_id, user_id=claim.user_id).exists():
+        return False
+    return _verified(claim.user_id, sender)
+
+
+def _verified(user_id: int, sender: str) -> bool:
+    """`sender` is a verified address of the user."""
     if not sender or not sender.isprintable() or len(sender) > 254:
         return False
-    return EmailAddress.objects.filter(user=user, email__iexact=sender, verified=True).exists()
-
-
-def reply_text(message: EmailMessage) -> str:
-    """What the person wrote: the plain text (or the HTML made text), without what it quotes or signs off with."""
-    body = message.get_body(preferencelist=("plain", "html"))
-    if body is None:
-        return ""
-    try:
-        content = body.get_content()
-    except (LookupError, UnicodeDecodeError, AssertionError):  # an unknown charset or a broken part
-        return ""
-    if body.get_content_type() == "text/html":
-        content = html_to_text(content)
-    return strip_reply(content.replace("\x00", ""))  # NUL is no text (and PostgreSQL refuses it)
-
-
-def html_to_text(markup: str) -> str:
-    """HTML to plain text, safely: line breaks kept, every tag removed by nh3, entities decoded."""
-    markup = re.sub(r"(?is)<blockquote\b.*?</blockquote>", "\n> \n", markup)  # quoted history, as a quote
-    markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|h[1-6]|tr)>", "\n", markup)
-    return html.unescape(nh3.clean(markup, tags=set()))
-
-
-def strip_reply(text: str) -> str:
-    """Cut the email quoted back and everything after it, the "wrote:" line, the signature and the site's footer."""
-    markers = _reply_markers()
-    kept = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        stripped = line.strip()
-        if line.rstrip() == "--":  # the signature separator, "-- " (RFC 3676), its space often lost on the way
-            break
-        if WROTE.match(line) or FORWARDED.match(line) or any(marker in stripped for marker in markers):
-            break
-        if HEADER_BLOCK.match(line) and kept and not kept[-1].strip():  # Outlook's quoted header block
-            break
-        kept.append(line)
-    while kept and (not kept[-1].strip() or kept[-1].lstrip().startswith(">")):  # the quote at the bottom
-        kept.pop()
-    return "\n".join(kept).strip()
-
-
-def _reply_markers() -> list[str]:
-    from .mail import reply_marker
-
-    markers = set()
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            markers.add(reply_marker())
-    return sorted(markers)
+    return EmailAddress.objects.filter(user_id=user_id, email__iexact=sender, verified=True).exists()
 
 
 def _answer(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str, *, refused: bool):

@@ -36,16 +36,33 @@ def make_token(user_id: int, game_id: int, step_number: int) -> str:
 
 def read_token(text: str) -> ReplyToken | None:
     """The token's contents, or None when it is not one this site signed with its key or a fallback key."""
-    if len(text) != TOKEN_LENGTH:
-        return None
-    try:
-        raw = base64.b32decode(text.upper() + "=" * (-len(text) % 8))
-    except ValueError:
+    raw = _decoded(text)
+    if raw is None:
         return None
     payload, mac = raw[: _LAYOUT.size], raw[_LAYOUT.size :]
     keys = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
     if not any(hmac.compare_digest(mac, _mac(payload, key)) for key in keys):
         return None
+    return _contents(payload)
+
+
+def claimed_by(text: str) -> ReplyToken | None:
+    """What a token says, signature unchecked: never a credential, only a clue to why a token does not verify
+    (see games.services.inbound: a genuine reply read with another key than the one that signed it)."""
+    raw = _decoded(text)
+    return _contents(raw[: _LAYOUT.size]) if raw is not None else None
+
+
+def _decoded(text: str) -> bytes | None:
+    if len(text) != TOKEN_LENGTH:
+        return None
+    try:
+        return base64.b32decode(text.upper() + "=" * (-len(text) % 8))
+    except ValueError:
+        return None
+
+
+def _contents(payload: bytes) -> ReplyToken:
     user, game, step = _LAYOUT.unpack(payload)
     return ReplyToken(int.from_bytes(user, "big"), int.from_bytes(game, "big"), step)
 

@@ -21,7 +21,7 @@ from django.core.management import call_command
 
 from games.management.commands.lmtp_server import lmtp_controller
 from games.models import Game, InboundEmail, Notification, Post, Profile
-from games.services.inbound import handle_message, strip_reply
+from games.services.inbound import handle_message
 from games.services.mail import fit_subject, send_due_emails
 from games.services.notify import queue_reminders
 from games.services.reply_tokens import make_token, read_token, reply_address
@@ -242,18 +242,20 @@ def test_a_reply_delivered_twice_is_posted_once():
 
 
 @pytest.mark.parametrize(
-    "text, kept",
-    [
-        ("Yes.\n\nLe lun. 2 mars 2026 à 12:00, Secret Hitler a écrit :\n> Your move", "Yes."),
-        ("Tak.\n\nW dniu 2.03.2026 o 12:00, Secret Hitler pisze:\n> x", "Tak."),
-        ("Sí.\n\n-----Original Message-----\nFrom: site\nYour move", "Sí."),
-        ("Hi\n> quoted at the end\n>\n", "Hi"),
-        ("> a quote I answer\nmy answer\n\n--\nsig", "> a quote I answer\nmy answer"),
-        ("Top text\n\nReply above this line to post in the game's thread.\nHello ann", "Top text"),
-    ],
+    "forgery",
+    [{"to": "reply+" + "a" * 42 + "@reply.example.org"}, {"sender": "mallory@example.org"}],
+    ids=["no-valid-token", "wrong-sender"],
 )
-def test_quoted_history_signatures_and_the_footer_are_cut(text, kept):
-    assert strip_reply(text) == kept
+def test_a_forged_message_does_not_claim_the_message_id_of_the_genuine_reply_after_it(forgery):
+    game = running_game()
+    message = your_move_email(game)
+    forged = reply_to(message, "Forged first.", message_id="<taken@mail.example>", **forgery)
+    assert handle_message(forged).outcome in (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SENDER)
+    genuine = reply_to(message, "The genuine reply.", message_id="<taken@mail.example>")
+    assert handle_message(genuine).outcome == InboundEmail.Outcome.POSTED
+    assert handle_message(genuine).outcome is None  # still acts once
+    assert handle_message(forged).outcome is None  # and a dropped message is counted once
+    assert posts(game) == ["The genuine reply."]
 
 
 # Real parts: SMTP out, LMTP and the MTA's pipe in
@@ -296,7 +298,7 @@ def _reply_from(sent, text: str, message_id: str) -> bytes:
 
 def test_receive_email_exits_75_when_the_database_is_away_so_the_mta_retries():
     raw = b"From: ann@example.com\r\nTo: x@example.org\r\nMessage-ID: <down@x>\r\n\r\nHello\r\n"
-    env = {"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "PATH": "/usr/bin:/bin"}
+    env = {"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "PATH": "/usr/bin:/bin", "REPLY_ADDRESS": REPLY}
     piped = subprocess.run(
         [sys.executable, "manage.py", "receive_email"],
         input=raw,

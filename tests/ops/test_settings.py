@@ -2,6 +2,7 @@
 with a message naming what is missing."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,10 +15,10 @@ from sh_site.env import ImproperlyConfiguredEnv, database_from_url, env_str
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start(**environment: str) -> subprocess.CompletedProcess:
-    """A fresh process setting Django up with exactly this environment (and the machine's PATH)."""
+def start(code: str = "from django.conf import settings; print(settings.SECRET_KEY[:4])", **environment: str):
+    """A fresh process setting Django up with exactly this environment (and the machine's PATH), running `code`."""
     env = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "sh_site.settings", **environment}
-    code = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY[:4])"
+    code = "import django; django.setup()\n" + code
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
 
 
@@ -82,3 +83,17 @@ def test_pgbouncer_transaction_pooling_turns_server_side_cursors_off():
 def test_pgbouncer_without_a_direct_url_for_beat_refuses_to_start():
     result = start(PGBOUNCER_TRANSACTION_POOLING="1", DATABASE_URL="postgres://sh@127.0.0.1:6432/sh")
     assert result.returncode != 0 and "missing: BEAT_DATABASE_URL" in result.stderr
+
+
+def test_every_setting_read_from_the_environment_is_in_the_readmes_configuration_table():
+    read = set(re.findall(r"\benv_\w+\(\s*\"([A-Z][A-Z0-9_]+)\"", (ROOT / "sh_site" / "settings.py").read_text()))
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    assert {name for name in read if f"`{name}`" not in table} == set()
+
+
+def test_with_debug_off_a_plain_http_request_is_redirected_to_https():
+    code = "from django.test import Client; r = Client().get('/rules/'); print(r.status_code, r['Location'])"
+    env = {"DEBUG": "0", "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "testserver", "SITE_URL": "https://testserver"}
+    result = start(**env, code=code)
+    assert result.stdout.split()[-2:] == ["301", "https://testserver/rules/"], result.stderr[-800:]

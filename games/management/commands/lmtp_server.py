@@ -1,11 +1,13 @@
 """`manage.py lmtp_server [--host 127.0.0.1] [--port 8025]`: receive replies by LMTP (RFC 2033), from an MTA.
 
 Postfix (main.cf), for the domain of REPLY_ADDRESS:
-    transport_maps = inline:{ reply.example.org = lmtp:inet:127.0.0.1:8025 }
+    relay_domains = reply.example.org
+    transport_maps = inline:{ reply.example.org=lmtp:inet:127.0.0.1:8025 }
 
 Each recipient of a message gets its own answer, as LMTP asks: 250 when the message was handled or
 deliberately dropped, 552 when it is larger than INBOUND_MAX_BYTES (dropped unread: the MTA tells
-the sender), 451 (try again later) when the site could not handle it (the database away); the MTA
+the sender), 451 (try again later) when the site could not judge or handle it (REPLY_ADDRESS unset, another
+SECRET_KEY, the database away); the MTA
 keeps the message until then. A message delivered twice acts once (its Message-ID is kept).
 """
 

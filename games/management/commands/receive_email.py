@@ -1,12 +1,13 @@
 """`manage.py receive_email [--recipient ADDRESS]`: one email on standard input, from an MTA's pipe transport.
 
-Postfix (master.cf), for the domain of REPLY_ADDRESS:
-    sh-reply unix - n n - - pipe
-      flags=Rq user=www-data argv=/srv/sh/.venv/bin/python /srv/sh/manage.py receive_email --recipient ${recipient}
+An MTA calls it through `deploy/receive_email.py`, which reads the site's environment file first (Postfix's pipe
+starts its command with an empty environment) and turns a site that cannot start into exit 75 too. Postfix
+(master.cf), for the domain of REPLY_ADDRESS: see the README, "Replies by email".
 
 Exit status: 0 when the message was handled or deliberately dropped (a forged token, an automatic reply, ...);
-75 (EX_TEMPFAIL: the MTA keeps the message and tries again) on any unexpected error, the database being away
-among them. Nothing is lost, and a message delivered twice acts once (its Message-ID is kept).
+75 (EX_TEMPFAIL: the MTA keeps the message and tries again), with the reason on standard error, when the site
+cannot judge it (REPLY_ADDRESS unset, another SECRET_KEY than the one that signed its emails) or on any
+unexpected error, the database being away among them. Nothing is lost, and a message delivered twice acts once.
 """
 
 import logging
@@ -14,7 +15,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.services.inbound import handle_message
+from games.services.inbound import CannotReceive, handle_message
 
 EX_TEMPFAIL = 75
 log = logging.getLogger(__name__)
@@ -31,7 +32,13 @@ class Command(BaseCommand):
         raw = sys.stdin.buffer.read()
         try:
             result = handle_message(raw, recipient)
-        except Exception:
+        except CannotReceive as error:
+            self._try_again_later(str(error))
+        except Exception as error:
             log.exception("an incoming email could not be handled; the MTA will try again")
-            sys.exit(EX_TEMPFAIL)
+            self._try_again_later(f"the site could not handle it: {error!r}")
         self.stdout.write(result.outcome or "duplicate")
+
+    def _try_again_later(self, reason: str) -> None:
+        self.stderr.write(f"receive_email: {reason}. Nothing was recorded; the MTA keeps the message and tries again.")
+        sys.exit(EX_TEMPFAIL)

@@ -1,0 +1,130 @@
+"""What of a reply by email is posted: the writer's words alone, in the layout of each common mail client.
+
+tests/notify/emails/ holds one reply per client layout (Outlook desktop and web, Gmail, Apple Mail, Thunderbird;
+HTML-only and text with HTML; in the site's four languages), each quoting the site's email with a header block
+or an attribution line that names the site's and the player's addresses. `{{REPLY_TO}}` is the reply address.
+"""
+
+import email
+import time
+from email import policy
+from pathlib import Path
+
+import pytest
+from django.core import mail
+
+from games.models import InboundEmail
+from games.services.inbound import handle_message
+from games.services.reply_text import addresses_in, html_to_text, strip_reply
+from tests.factories import make_user, running_game
+from tests.notify.test_reply_by_email import posts, reply_to, your_move_email
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
+EMAILS = Path(__file__).parent / "emails"
+ENGLISH = "Bob has been too quiet. I will wait for his answer before I nominate. Ann"
+FRENCH = "Je ne fais pas confiance à Bob. Ann"
+SPANISH = "Bob miente, voto nein la próxima vez. Ann"
+POLISH = "Bob kłamie. Ann"
+LAYOUTS = {
+    "outlook_desktop_html_only.eml": ENGLISH,
+    "outlook_desktop_word_multipart.eml": ENGLISH,
+    "outlook_web_french_html_only.eml": FRENCH,
+    "new_outlook_mac_html_only.eml": ENGLISH,
+    "outlook_spanish_plain_text.eml": SPANISH,
+    "outlook_polish_html_only.eml": POLISH,
+    "gmail_multipart.eml": ENGLISH,
+    "gmail_polish_html_only.eml": POLISH,
+    "apple_mail_multipart.eml": ENGLISH,
+    "apple_mail_spanish_html_only.eml": SPANISH,
+    "thunderbird_multipart.eml": POLISH,
+    "thunderbird_french_html_only.eml": FRENCH,
+}
+
+
+@pytest.fixture
+def site_address(settings):
+    settings.DEFAULT_FROM_EMAIL = "Secret Hitler by post <moderator@example.org>"
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def from_client(name: str, reply_address: str) -> bytes:
+    return (EMAILS / name).read_bytes().replace(b"{{REPLY_TO}}", reply_address.encode())
+
+
+@pytest.mark.usefixtures("site_address")
+@pytest.mark.parametrize("name, said", LAYOUTS.items(), ids=[name.removesuffix(".eml") for name in LAYOUTS])
+def test_each_clients_quoted_history_is_cut_and_only_the_players_words_are_posted(name, said):
+    game = running_game()
+    raw = from_client(name, your_move_email(game).extra_headers["Reply-To"])
+    assert handle_message(raw).outcome == InboundEmail.Outcome.POSTED
+    [posted] = posts(game)
+    assert words(posted) == said and "@" not in posted
+
+
+@pytest.mark.parametrize("name", [name for name in LAYOUTS if "multipart" in name])
+def test_the_html_alternative_of_each_layout_gives_the_same_words(name):
+    message = email.message_from_bytes(from_client(name, "reply@example.org"), policy=policy.default)
+    html = message.get_body(preferencelist=("html",)).get_content()
+    assert words(strip_reply(html_to_text(html))) == LAYOUTS[name]
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("Yes.\n\nLe lun. 2 mars 2026 à 12:00, Secret Hitler a écrit :\n> Your move", "Yes."),
+        ("Tak.\n\nW dniu 2.03.2026 o 12:00, Secret Hitler pisze:\n> x", "Tak."),
+        ("Sí.\n\n-----Original Message-----\nFrom: site\nYour move", "Sí."),
+        ("Hi\n> quoted at the end\n>\n", "Hi"),
+        ("> a quote I answer\nmy answer\n\n--\nsig", "> a quote I answer\nmy answer"),
+        ("Top text\n\nReply above this line to post in the game's thread.\nHello ann", "Top text"),
+        ("Oui.\nDe : site\nEnvoyé : lundi\nÀ : ann", "Oui."),
+        ("Sí.\nDe: site\n\nEnviado el: lunes\nPara: ann", "Sí."),
+        ("Tak.\nOd: site\nWysłano: poniedziałek\nDo: ann", "Tak."),
+        ("Tak.\n\npon., 2 mar 2026 o 12:00 Secret Hitler napisał(a):\n> x", "Tak."),
+        ("Sí.\n\nEl lun, 2 mar 2026 a las 12:00, Secret Hitler\n(<x@y.org>) escribió:\n> x", "Sí."),
+        ("Hello all\n\nOn Monday bob said he was liberal.", "Hello all\n\nOn Monday bob said he was liberal."),
+        ("From: my own notes, bob lied twice.", "From: my own notes, bob lied twice."),
+    ],
+)
+def test_quoted_history_signatures_and_the_footer_are_cut(text, kept):
+    assert strip_reply(text) == kept
+
+
+def test_a_reply_that_still_holds_a_players_address_is_refused_and_the_sender_told_why():
+    game = running_game()
+    make_user("bob")
+    message = your_move_email(game)
+    mail.outbox.clear()
+    result = handle_message(reply_to(message, "Write to bob at BOB@example.com, he lies."))
+    assert result.outcome == InboundEmail.Outcome.REFUSED and posts(game) == []
+    [answer] = mail.outbox
+    assert answer.to == ["ann@example.com"] and "bob@example.com" in answer.body and "no address" in answer.body
+
+
+@pytest.mark.usefixtures("site_address")
+def test_a_reply_that_still_holds_the_sites_address_is_refused():
+    game = running_game()
+    raw = reply_to(your_move_email(game), "Seen at moderator@example.org.", message_id="<site@x>")
+    assert handle_message(raw).outcome == InboundEmail.Outcome.REFUSED and posts(game) == []
+
+
+def test_an_address_of_no_one_here_is_posted():
+    game = running_game()
+    raw = reply_to(your_move_email(game), "The rules: rules@boardgames.example.net.")
+    assert handle_message(raw).outcome == InboundEmail.Outcome.POSTED
+    assert posts(game) == ["The rules: rules@boardgames.example.net."]
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["<div " * 200_000, "<div class=x " + "gmail_quote " * 80_000, "<blockquote " * 80_000, "a@" * 400_000],
+    ids=["unclosed-divs", "markers-in-one-tag", "unclosed-blockquotes", "at-signs"],
+)
+def test_a_reply_built_to_make_the_cutting_slow_is_read_in_linear_time(hostile):
+    started = time.perf_counter()
+    text = strip_reply(html_to_text(hostile))
+    addresses_in(text)
+    assert time.perf_counter() - started < 5  # a quadratic pattern takes minutes on a message of this size
