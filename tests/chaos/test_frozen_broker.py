@@ -62,7 +62,13 @@ def form_move(player: Player, game: Game) -> tuple[int, float]:
     return status, time.monotonic() - began
 
 
-def test_moves_answer_within_the_broker_timeout_with_redis_frozen_then_stopped_and_their_emails_go_after(site):
+def health(player: Player) -> tuple[int, float]:
+    began = time.monotonic()
+    status = player.health()
+    return status, time.monotonic() - began
+
+
+def test_moves_and_healthz_answer_within_the_broker_timeout_with_redis_frozen_then_stopped_and_emails_go_after(site):
     site, port, broker, made = site
     games = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)] * 4)
     records = {game.pk: game.actions.count() for game in games}
@@ -74,13 +80,22 @@ def test_moves_answer_within_the_broker_timeout_with_redis_frozen_then_stopped_a
     began = timezone.now()
     broker.freeze()
     frozen_api, frozen_form = api_move(players[1], games[1]), form_move(browser, games[2])
+    frozen_health = health(browser)
     broker.thaw()
     broker.kill()
     stopped_api = api_move(players[3], games[3])
-    print({"frozen_api": frozen_api, "frozen_form": frozen_form, "stopped_api": stopped_api})
+    print(
+        {
+            "frozen_api": frozen_api,
+            "frozen_form": frozen_form,
+            "frozen_health": frozen_health,
+            "stopped_api": stopped_api,
+        }
+    )
     assert frozen_api[0] == 200 and frozen_api[1] < BOUND
     assert frozen_form[0] == 302 and frozen_form[1] < BOUND
     assert frozen_form[1] < BROKER_CONNECT_TIMEOUT  # after one failure the process does not wait on it again
+    assert frozen_health[0] == 503 and frozen_health[1] < BOUND  # the monitor is told, in time
     assert stopped_api[0] == 200 and stopped_api[1] < BOUND
     assert all(game.actions.count() == records[game.pk] + 1 for game in games)  # each move on record once
     broker.start()
