@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -47,11 +48,7 @@ def worker(tmp_path):
         start_new_session=True,
     )
     yield process
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+    stop(process)
 
 
 def wait_for(condition, seconds: float = 60):
@@ -83,26 +80,34 @@ def own_redis():
     server.close()
 
 
-@pytest.fixture
-def worker_on(own_redis, tmp_path):
+def start_worker(redis_url: str, log: Path, **settings: str) -> subprocess.Popen:
     """A worker alone (no beat: the test queues every task itself) on a Redis of the test's own."""
     command = [sys.executable, "-m", "celery", "-A", "sh_site", "worker", "--concurrency=2", "--loglevel=INFO"]
-    log = tmp_path / "worker.log"
     with log.open("w") as output:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             [*command, "--without-gossip", "--without-mingle"],
             cwd=ROOT,
-            env=environment(REDIS_URL=own_redis.url),
+            env=environment(REDIS_URL=redis_url, **settings),
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    yield process, log
+
+
+def stop(process: subprocess.Popen) -> None:
     os.killpg(process.pid, signal.SIGTERM)
     try:
         process.wait(20)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def worker_on(own_redis, tmp_path):
+    log = tmp_path / "worker.log"
+    process = start_worker(own_redis.url, log)
+    yield process, log
+    stop(process)
 
 
 def lobbies_closed_since(moment) -> bool:
@@ -160,3 +165,20 @@ def test_a_channel_closed_after_its_connection_keeps_its_unacknowledged_message_
         message = later.SimpleQueue(name).get(timeout=5)
         assert message.payload == {"task": "games.close_lobbies"}
         message.ack()
+
+
+def test_an_idle_worker_keeps_its_broker_connection_under_the_shortest_reply_timeout(own_redis, tmp_path):
+    """The reply timeout (BROKER_CONNECT_TIMEOUT) must not apply to a worker's wait for new tasks: idle for many
+    times that long, it keeps its connection and takes the next task at once."""
+    log = tmp_path / "worker.log"
+    worker = start_worker(own_redis.url, log, BROKER_CONNECT_TIMEOUT="1")
+    try:
+        client = Celery(broker=own_redis.url)
+        assert wait_for(lambda: "ready." in log.read_text()), log.read_text()
+        time.sleep(8)
+        began = timezone.now()
+        client.send_task("games.close_lobbies")
+        assert wait_for(lambda: lobbies_closed_since(began), 10), log.read_text()
+        assert "Connection to broker lost" not in log.read_text()
+    finally:
+        stop(worker)
