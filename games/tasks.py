@@ -5,6 +5,7 @@ import logging
 import time
 
 from celery import shared_task
+from django.conf import settings
 
 from .models import SweepRun
 from .services import close_stale_lobbies, sweep_due_deadlines
@@ -65,15 +66,26 @@ def send_emails_soon() -> None:
 
 
 def queue_now(task) -> None:
-    """Ask a worker to run `task` now, without ever holding up the request that asks: a broker that does not
-    answer gets one try, no retries (Celery's own would wait 6 s), and a host that does not answer at all is
-    given up after BROKER_CONNECT_TIMEOUT. Nothing is lost: the periodic run of the same task does the same work
-    within SWEEP_INTERVAL_SECONDS."""
+    """Ask a worker to run `task` now, without ever holding up the request that asks for longer than
+    BROKER_CONNECT_TIMEOUT: a broker that does not answer gets one try, no retries (Celery's own would wait 6 s),
+    and each connection and each reply is given up after that many seconds (settings: the transport's socket
+    timeouts). After a failure this process does not try again for SWEEP_INTERVAL_SECONDS, so that in an outage
+    one request waits, not every one, nor one request twice (a move queues its emails and its webhooks). Nothing
+    is lost: the periodic run of the same task does the same work within that time."""
+    global _broker_failed_at
+    if _broker_failed_at is not None and time.monotonic() - _broker_failed_at < settings.SWEEP_INTERVAL_SECONDS:
+        log.info("not queuing %s: the broker did not answer a moment ago; its next periodic run will do it", task.name)
+        return
     from sh_site.celery import app
 
     try:
         with app.producer_pool.acquire(block=True, timeout=1) as producer:  # a pooled connection: no new one a move
             producer.connection.ensure_connection(max_retries=0, timeout=1)  # at once when it is still connected
             task.apply_async(retry=False, producer=producer)
+        _broker_failed_at = None
     except Exception:
+        _broker_failed_at = time.monotonic()
         log.warning("could not queue %s; its next periodic run will do it", task.name, exc_info=True)
+
+
+_broker_failed_at: float | None = None  # per process (monotonic): when "send now" last met a broker that failed

@@ -166,11 +166,17 @@ ANYMAIL = {
 # no server, so `make run` works on a bare machine.
 REDIS_URL = env_str("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
-# A Redis host that drops packets (not one that refuses) would hold a connection attempt for the system's TCP
-# timeout, minutes: a move queuing its emails, or /healthz, gives up after this many seconds instead.
+# A Redis host that drops packets would hold a connection attempt for the system's TCP timeout, minutes, and a
+# frozen one (it still accepts connections, then never answers) a command for ever: a move queuing its emails, or
+# /healthz, gives up after this many seconds instead, for the connection and for each reply. Workers are not
+# broken by the reply timeout: they send BRPOP and read its answer only once the socket is readable, and kombu's
+# health_check_interval (25 s) drops a BRPOP whose answer is overdue.
 BROKER_CONNECT_TIMEOUT = env_int("BROKER_CONNECT_TIMEOUT", 2)
 if REDIS_URL:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": BROKER_CONNECT_TIMEOUT}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": BROKER_CONNECT_TIMEOUT,
+        "socket_timeout": BROKER_CONNECT_TIMEOUT,
+    }
 else:
     _queue_dir = BASE_DIR / "var" / "broker"
     (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)  # any process may be the first to use it

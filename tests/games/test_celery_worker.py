@@ -8,12 +8,18 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from datetime import timedelta
+from pathlib import Path
 
+import psycopg
 import pytest
 import redis
+from celery import Celery
 from django.utils import timezone
+from kombu import Connection, Queue
 
+from games.management.chaos.services import RedisServer, database_url
 from games.models import ActionRecord, SweepRun
 from games.tasks import sweep_deadlines
 from tests.conftest import REDIS_URL
@@ -42,11 +48,7 @@ def worker(tmp_path):
         start_new_session=True,
     )
     yield process
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+    stop(process)
 
 
 def wait_for(condition, seconds: float = 60):
@@ -68,3 +70,115 @@ def test_t4_the_worker_applies_a_passed_deadline_exactly_once(worker):
     time.sleep(3)
     assert ActionRecord.objects.filter(game=game, action={"type": "timeout"}).count() == 1
     assert state_of(game)["round"] == 2
+
+
+@pytest.fixture
+def own_redis():
+    server = RedisServer()
+    server.start()
+    yield server
+    server.close()
+
+
+def start_worker(redis_url: str, log: Path, **settings: str) -> subprocess.Popen:
+    """A worker alone (no beat: the test queues every task itself) on a Redis of the test's own."""
+    command = [sys.executable, "-m", "celery", "-A", "sh_site", "worker", "--concurrency=2", "--loglevel=INFO"]
+    with log.open("w") as output:
+        return subprocess.Popen(
+            [*command, "--without-gossip", "--without-mingle"],
+            cwd=ROOT,
+            env=environment(REDIS_URL=redis_url, **settings),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def stop(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def worker_on(own_redis, tmp_path):
+    log = tmp_path / "worker.log"
+    process = start_worker(own_redis.url, log)
+    yield process, log
+    stop(process)
+
+
+def lobbies_closed_since(moment) -> bool:
+    return SweepRun.objects.filter(task=SweepRun.Task.LOBBIES, finished_at__gt=moment).exists()
+
+
+def test_a_worker_outlives_a_frozen_then_killed_broker_and_takes_the_tasks_queued_after_its_return(
+    own_redis, worker_on
+):
+    """Issue 27: a task under way when Redis froze, then Redis killed and started again on the same port. The
+    worker must not exit (kombu gave the unacknowledged message back through a connection already closed:
+    "Unrecoverable error: AttributeError('NoneType' object has no attribute 'hostname')")."""
+    worker, log = worker_on
+    client = Celery(broker=own_redis.url)
+    began = timezone.now()
+    client.send_task("games.close_lobbies")
+    assert wait_for(lambda: lobbies_closed_since(began)), log.read_text()
+    # The next run's record waits on this lock, so its message is taken and not yet acknowledged.
+    with psycopg.connect(database_url()) as holder:
+        holder.execute("LOCK TABLE games_sweeprun IN ACCESS EXCLUSIVE MODE")
+        client.send_task("games.close_lobbies")
+        assert wait_for(lambda: waiting_on_a_lock(), 30), log.read_text()
+        own_redis.freeze()
+    time.sleep(4)  # the run ends and its acknowledgement meets the frozen broker
+    own_redis.kill()
+    time.sleep(2)
+    own_redis.start()
+    back = timezone.now()
+    client.send_task("games.close_lobbies")
+    assert wait_for(lambda: lobbies_closed_since(back), 90), log.read_text()[-6000:]
+    assert worker.poll() is None and "Unrecoverable error" not in log.read_text()
+
+
+def waiting_on_a_lock() -> bool:
+    query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+    with psycopg.connect(database_url(), autocommit=True) as probe:
+        return probe.execute(query).fetchone()[0] > 0
+
+
+def test_a_channel_closed_after_its_connection_keeps_its_unacknowledged_message_for_later():
+    """Issue 27: the path of the worker's exit (kombu's restore_unacked on a channel whose connection is already
+    closed) raises nothing, and the message it held comes back once its visibility timeout has passed."""
+    name = f"issue-27-{uuid.uuid4().hex}"
+    with Connection(REDIS_URL) as publisher:
+        publisher.SimpleQueue(name).put({"task": "games.close_lobbies"})
+    connection = Connection(REDIS_URL)
+    channel = connection.channel()
+    assert Queue(name, channel=channel).get(no_ack=False) is not None
+    # What a worker's Connection.collect() leaves after a connection error when closing an earlier channel
+    # raised too (Redis gone): the transport has forgotten the connection's settings, this channel is still open.
+    connection._do_close_transport()
+    channel.close()
+    with Connection(REDIS_URL, transport_options={"visibility_timeout": 0}) as later:
+        later.default_channel.qos.restore_visible()
+        message = later.SimpleQueue(name).get(timeout=5)
+        assert message.payload == {"task": "games.close_lobbies"}
+        message.ack()
+
+
+def test_an_idle_worker_keeps_its_broker_connection_under_the_shortest_reply_timeout(own_redis, tmp_path):
+    """The reply timeout (BROKER_CONNECT_TIMEOUT) must not apply to a worker's wait for new tasks: idle for many
+    times that long, it keeps its connection and takes the next task at once."""
+    log = tmp_path / "worker.log"
+    worker = start_worker(own_redis.url, log, BROKER_CONNECT_TIMEOUT="1")
+    try:
+        client = Celery(broker=own_redis.url)
+        assert wait_for(lambda: "ready." in log.read_text()), log.read_text()
+        time.sleep(8)
+        began = timezone.now()
+        client.send_task("games.close_lobbies")
+        assert wait_for(lambda: lobbies_closed_since(began), 10), log.read_text()
+        assert "Connection to broker lost" not in log.read_text()
+    finally:
+        stop(worker)

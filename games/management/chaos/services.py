@@ -58,9 +58,24 @@ class RedisServer:
 
     def stop(self) -> None:
         if self.process is not None:
+            self.thaw()  # a frozen server would hold SIGTERM until it runs again
             self.process.terminate()
             self.process.wait(10)
             self.process = None
+
+    def freeze(self) -> None:
+        """The server stops running but its port stays open: the kernel still accepts connections and takes what
+        is sent, and nothing ever answers, as a hung host or a lost route shows itself to a client."""
+        os.kill(self.process.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        os.kill(self.process.pid, signal.SIGCONT)
+
+    def kill(self) -> None:
+        """Gone at once, frozen or not, as in an out-of-memory kill: every connection to it is reset."""
+        self.process.kill()
+        self.process.wait(10)
+        self.process = None
 
     def close(self) -> None:
         self.stop()
