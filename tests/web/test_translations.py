@@ -1,12 +1,16 @@
-"""English, French, Spanish and Polish shipped complete, compiled catalogues committed (no GNU gettext needed)."""
+"""English, French, Spanish and Polish shipped complete, compiled catalogues committed (no GNU gettext needed to
+run; the check that every msgid of the source is translated runs makemessages, hence xgettext)."""
 
 import re
+import shutil
 from pathlib import Path
 
 import polib
 import pytest
 from django.test import Client
 from django.utils import translation
+
+from tests.conftest import _missing
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["fr", "es", "pl"]
@@ -144,3 +148,41 @@ def test_no_rule_code_in_what_players_read():
     sections; no message, label or page text the site translates carries one."""
     coded = [entry.msgid for entry in catalogue("fr") if re.search(r"\b[RTE]\d{1,2}\b", entry.msgid)]
     assert coded == []
+
+
+# What ships: the apps and the templates. Measuring code (bench/), tests and tools are not read by players.
+NOT_SHIPPED = {"bench", "docs", "locale", "node_modules", "tests", "tools", "var"}
+
+
+def source_strings(tmp_path: Path, monkeypatch) -> set[tuple[str | None, str]]:
+    """Every (context, msgid) that `makemessages` finds in the shipped source, extracted from a copy so that the
+    committed catalogues are never rewritten: makemessages writes beside the nearest `locale` folder."""
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    def skipped(folder: str, names: list[str]) -> set[str]:
+        top = Path(folder) == ROOT
+        return {name for name in names if name.startswith(".") or (top and name in NOT_SHIPPED)}
+
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=skipped)
+    (source / "locale").mkdir()
+    monkeypatch.chdir(source)  # makemessages reads the current folder
+    with override_settings(LOCALE_PATHS=[]):  # else the committed locale folder would get the strings
+        call_command("makemessages", locale=["fr"], verbosity=0)
+    extracted = polib.pofile(str(source / "locale" / "fr" / "LC_MESSAGES" / "django.po"))
+    return {(entry.msgctxt, entry.msgid) for entry in extracted}
+
+
+def test_every_string_in_the_source_is_translated(tmp_path, monkeypatch):
+    """A refusal or label added to the code but not to the catalogues reaches a French, Spanish or Polish player
+    in English: every msgid makemessages finds has a translation (not fuzzy) in each language."""
+    if not shutil.which("xgettext"):
+        _missing("needs GNU gettext's xgettext (Debian's gettext package), which makemessages runs")
+    strings = source_strings(tmp_path, monkeypatch)
+    assert len(strings) > 800
+    missing = {}
+    for language in LANGUAGES:
+        translated = {(entry.msgctxt, entry.msgid) for entry in catalogue(language).translated_entries()}
+        missing[language] = sorted((msgid for _, msgid in strings - translated), key=str)
+    assert missing == {language: [] for language in LANGUAGES}
