@@ -4,6 +4,7 @@ allowed: the tests allow 127.0.0.1 only); notices carry no secret. A real HTTP r
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import threading
 from datetime import timedelta
@@ -16,7 +17,7 @@ from games.models import Notification, WebhookDelivery, WebhookSubscription
 from games.services import make_move
 from games.services.forum import post_message
 from games.services.notify import queue_reminders
-from games.services.webhook_targets import allowed, check_url
+from games.services.webhook_targets import allowed, check_url, rfc6052_ipv4
 from games.services.webhooks import deliver_due
 from tests.factories import make_user, running_game
 
@@ -260,6 +261,22 @@ CARRYING_PUBLIC = [
     "64:ff9b:1:808:8:808:808:808",  # 8.8.8.8 wherever RFC 6052 puts it
     "::5db8:d822",
 ]
+
+
+@pytest.mark.parametrize(
+    "prefix_length, address",
+    [
+        (32, "2001:db8:c000:221::"),
+        (40, "2001:db8:1c0:2:21::"),
+        (48, "2001:db8:122:c000:2:2100::"),
+        (56, "2001:db8:122:3c0:0:221::"),
+        (64, "2001:db8:122:344:c0:2:2100:0"),
+        (96, "2001:db8:122:344::192.0.2.33"),
+    ],
+)
+def test_the_ipv4_address_is_read_where_rfc_6052_puts_it_for_each_prefix_length(prefix_length, address):
+    """RFC 6052 section 2.4's own examples: 192.0.2.33 under each prefix length."""
+    assert str(rfc6052_ipv4(ipaddress.IPv6Address(address), prefix_length)) == "192.0.2.33"
 
 
 @pytest.mark.parametrize("address", CARRYING_LOOPBACK + CARRYING_PRIVATE + NAT64_LOCAL_CARRYING_PRIVATE)
