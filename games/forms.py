@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import ApiToken, Game, Post, Profile
+from .services.forum import MAX_LENGTH as POST_LENGTH
 from .services.moves import PLAYER_MOVES
 from .zones import zone_choices
 
@@ -86,13 +87,17 @@ class GameForm(ZoneChoices, forms.ModelForm):
 
 
 class PostForm(forms.Form):
-    body = forms.CharField(label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 6}), max_length=20_000)
+    body = forms.CharField(
+        label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 6}), max_length=POST_LENGTH
+    )
     thread = forms.ChoiceField(choices=Post.Thread.choices, widget=forms.HiddenInput, initial=Post.Thread.MAIN)
     quote_of = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
 class EditPostForm(forms.Form):
-    body = forms.CharField(label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=20_000)
+    body = forms.CharField(
+        label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=POST_LENGTH
+    )
 
 
 class MoveForm(forms.Form):

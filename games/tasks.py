@@ -16,6 +16,11 @@ from .services.webhooks import deliver_due
 
 log = logging.getLogger(__name__)
 
+# When (time.monotonic(), in this process) "send now" last met a broker that did not answer, or None. It exists so
+# that during an outage one request pays BROKER_CONNECT_TIMEOUT, not every request of every player: queue_now
+# skips the broker until SWEEP_INTERVAL_SECONDS have passed, and the periodic runs do the work meanwhile.
+_broker_failed_at: float | None = None
+
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
@@ -86,6 +91,3 @@ def queue_now(task) -> None:
     except Exception:
         _broker_failed_at = time.monotonic()
         log.warning("could not queue %s; its next periodic run will do it", task.name, exc_info=True)
-
-
-_broker_failed_at: float | None = None  # per process (monotonic): when "send now" last met a broker that failed

@@ -20,54 +20,25 @@ import contextlib
 import logging
 import smtplib
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core import mail, signing
+from django.core import mail
 from django.db import transaction
 from django.db.models import F, Q
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils import timezone
 
-from games.engine import GameState, waiting_for
+from games.engine import waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
 
-from .commands import Command, commands_for
 from .failures import Failures, describe
-from .messages import describe_notification
-from .reply_tokens import make_token, reply_address
+from .mail_compose import Owing, build_message, emails_of
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 50  # people per batch: each gets all their due notices in one email
 CLAIM_TIMEOUT = timedelta(minutes=10)
 MAX_ATTEMPTS = 5
-CATEGORIES = {
-    Notification.Kind.YOUR_MOVE: "moves",
-    Notification.Kind.REMINDER: "reminders",
-    Notification.Kind.WARNING: "warnings",
-    Notification.Kind.EXILED: "warnings",
-    Notification.Kind.ABSENCE: "absences",
-    Notification.Kind.EVENT: "events",
-    Notification.Kind.MENTION: "mentions",
-    Notification.Kind.WEBHOOK: "warnings",
-}
-UNSUBSCRIBE_SALT = "games.unsubscribe"
-# category -> (the profile field that turns it off, its value when off, its name in emails)
-PREFERENCES = {
-    "moves": ("email_moves", False, lambda: _("your-move emails")),
-    "reminders": ("reminders", "none", lambda: _("deadline reminders")),
-    "warnings": ("email_warnings", False, lambda: _("missed-round warnings")),
-    "absences": ("email_absences", False, lambda: _("absence confirmations")),
-    "events": ("digest_events", False, lambda: _("the daily digest of game events")),
-    "mentions": ("digest_mentions", False, lambda: _("the daily digest of mentions")),
-}
 
 
 def send_due_emails(
@@ -170,17 +141,17 @@ def _compose_all(rows: list[Notification], failures: Failures) -> tuple[list[tup
         elif profile.email_refused and profile.email_refused.lower() == profile.user.email.lower():
             skipped += notices  # refused for good: nothing more to this address until it changes
         else:
-            for group in _emails(notices):
+            for group in emails_of(notices):
                 messages += _compose(profile, group, games, owing, failed)
     _fail(failed, failures)
     return messages, skipped
 
 
-def _compose(profile: Profile, group: list[Notification], games: dict, owing: "Owing", failed: list) -> list[tuple]:
+def _compose(profile: Profile, group: list[Notification], games: dict, owing: Owing, failed: list) -> list[tuple]:
     """One email for the group; should it fail to build, each notice alone, so that only the notice at fault
     fails and the others still go out."""
     try:
-        return [(_message(profile, group, games, owing), group, profile)]
+        return [(build_message(profile, group, games, owing), group, profile)]
     except Exception as error:
         if len(group) == 1:
             failed.append((group[0], error))
@@ -267,18 +238,6 @@ def _profile(user) -> Profile:
         return Profile(user=user)  # the defaults
 
 
-@dataclass
-class Owing:
-    """Who owes a move now in the games of a batch: their seat by (game id, user id), and each game's state."""
-
-    seats: dict[tuple[int, int], int]
-    states: dict[int, GameState]
-    unreadable: dict[int, Exception]  # games whose state cannot be read: their notices fail with this error
-
-    def __contains__(self, key: tuple[int, int]) -> bool:
-        return key in self.seats
-
-
 def _owing(games: dict[int, Game]) -> Owing:
     """Everyone who owes a move now in these games: two queries, whatever their number."""
     names, states, unreadable = {}, {}, {}
@@ -326,140 +285,3 @@ def _retry(notices: list[Notification], now: datetime) -> None:
             notice.email = Notification.Email.PENDING
             notice.email_due_at = now + timedelta(minutes=5 * 2**notice.attempts)
     Notification.objects.bulk_update(notices, ["attempts", "email", "email_due_at"])
-
-
-ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
-SUBJECT_LIMIT = 150
-
-
-def _emails(notices: list[Notification]) -> list[list[Notification]]:
-    """A person's due notices as emails: one per game and step for what can be answered (a "your move" notice
-    and its reminders), one digest for everything else."""
-    steps: dict[tuple, list[Notification]] = defaultdict(list)
-    digest = []
-    for notice in notices:
-        if notice.kind in ANSWERABLE and notice.game_id is not None:
-            steps[(notice.game_id, notice.data.get("step_number"))].append(notice)
-        else:
-            digest.append(notice)
-    return [*steps.values(), *([digest] if digest else [])]
-
-
-def _message(
-    profile: Profile, notices: list[Notification], games: dict[int, Game], owing: Owing
-) -> mail.EmailMultiAlternatives:
-    """One email, in the person's language and time zone: a game's step (it may be answered by replying: a
-    reply that is one of the step's commands makes the move, any other is posted in the game's thread) or a
-    digest of everything else (answered on the site)."""
-    with translation.override(profile.language), timezone.override(ZoneInfo(profile.time_zone)):
-        items = [
-            {
-                "text": describe_notification(notice, games.get(notice.game_id)),
-                "url": _absolute(_link(notice, games.get(notice.game_id))),
-            }
-            for notice in notices
-        ]
-        categories = sorted({CATEGORIES[n.kind] for n in notices})
-        one_click = _absolute(reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, categories)]))
-        step_email = notices[0].kind in ANSWERABLE
-        game = games.get(notices[0].game_id) if step_email else None
-        reply_to = _reply_address(profile, notices[0], game) if game is not None else ""
-        context = {
-            "name": str(profile),
-            "items": items,
-            "unsubscribe": {
-                PREFERENCES[c][2](): _absolute(
-                    reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, [c])])
-                )
-                for c in categories
-            },
-            "preferences": _absolute(reverse("games:edit_profile")),
-            "reply_marker": reply_marker() if reply_to else "",
-            "commands": _commands(profile, game, owing) if reply_to else [],
-            "game_url": _absolute(game.get_absolute_url()) if game is not None else "",
-        }
-        if len(items) == 1 or step_email:
-            subject = items[0]["text"]  # a step's email: its "your move" notice comes first (made first)
-        else:
-            subject = ngettext("%(count)s update in your games", "%(count)s updates in your games", len(items)) % {
-                "count": len(items)
-            }
-        headers = {"List-Unsubscribe": f"<{one_click}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
-        if reply_to:
-            headers["Reply-To"] = reply_to
-        message = mail.EmailMultiAlternatives(
-            subject=fit_subject(subject),
-            body=render_to_string("email/notifications.txt", context),
-            to=[profile.user.email],
-            headers=headers,
-        )
-        message.attach_alternative(render_to_string("email/notifications.html", context), "text/html")
-    return message
-
-
-def _commands(profile: Profile, game: Game, owing: Owing) -> list[Command]:
-    """The commands the reader may reply with for the step under way (what their own panel offers them)."""
-    seat = owing.seats.get((game.pk, profile.user_id))
-    if seat is None or game.pk not in owing.states:
-        return []
-    return commands_for(owing.states[game.pk], seat, profile.language)
-
-
-def reply_marker() -> str:
-    """The line a reply is written above: what is below it (the email quoted back) is not posted."""
-    return _("Reply above this line to post in the game's thread.")
-
-
-def _reply_address(profile: Profile, notice: Notification, game: Game) -> str:
-    """The address a reply to this step's email goes to, when replies are on (the site's and the person's)."""
-    if not profile.reply_by_email or game.status != Game.Status.RUNNING:
-        return ""
-    return reply_address(make_token(profile.user_id, game.pk, notice.data.get("step_number") or 0))
-
-
-def fit_subject(text: str, limit: int = SUBJECT_LIMIT) -> str:
-    """A subject of at most `limit` characters: cut after a whole word, with "…", when it must be cut."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if " " in cut and not text[limit - 1].isspace():
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:.\u00a0") + "…"
-
-
-def _link(notice: Notification, game: Game | None) -> str:
-    if game is None:
-        return reverse("games:notifications")
-    if notice.kind == Notification.Kind.MENTION:
-        return f"{game.get_absolute_url()}#post-{notice.data['post']}"
-    return f"{game.get_absolute_url()}#panel"
-
-
-def _absolute(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
-
-
-def unsubscribe_token(user_id: int, categories: list[str]) -> str:
-    """The one-click link's token: the categories of one email, all turned off by it (RFC 8058)."""
-    return signing.dumps({"u": user_id, "c": sorted(categories)}, salt=UNSUBSCRIBE_SALT)
-
-
-def read_unsubscribe_token(token: str) -> tuple[int, list[str]] | None:
-    try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except signing.BadSignature:
-        return None
-    categories = data.get("c")
-    categories = [categories] if isinstance(categories, str) else categories  # links sent before: one category
-    if not isinstance(categories, list) or not categories or any(c not in PREFERENCES for c in categories):
-        return None
-    return data["u"], categories
-
-
-def unsubscribe(user_id: int, categories: list[str]) -> None:
-    """One-click unsubscribe from the categories of one email (the in-site list keeps them)."""
-    if not get_user_model().objects.filter(pk=user_id).exists():
-        return  # the account is gone: nothing is sent to it anyway
-    Profile.objects.get_or_create(user_id=user_id)
-    Profile.objects.filter(user_id=user_id).update(**{PREFERENCES[c][0]: PREFERENCES[c][1] for c in categories})

@@ -155,7 +155,7 @@ def _header_block(lines: list[str], number: int) -> bool:
 
 
 def _reply_markers() -> list[str]:
-    from .mail import reply_marker
+    from .mail_compose import reply_marker
 
     markers = set()
     for code, _name in settings.LANGUAGES:

@@ -12,20 +12,15 @@ How (README: Webhooks): a POST of JSON, signed with the subscription's secret: t
 same for every try of one delivery); `X-SH-Event` the event's name. A 2xx answer is a delivery; anything else
 (a redirect too: none is followed) is retried after 1, 2, 4 ... minutes, at most hourly, for a day; then the
 delivery is abandoned, the subscription disabled and its owner told. The address is checked when connecting,
-not only when saved (DNS rebinding): every address the name resolves to must be public (no loopback,
-link-local, private, unique-local, IPv4-mapped private, multicast or reserved address) unless it is listed in
-WEBHOOK_ALLOWED_ADDRESSES, and the connection goes to the address checked. Short timeouts; the response body is
-read (a little of it) and never kept.
+not only when saved (DNS rebinding: webhook_targets says which addresses webhooks may reach). Short timeouts;
+the response body is read (a little of it) and never kept.
 """
 
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import logging
-import socket
-import ssl
 import time
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
@@ -34,11 +29,11 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubscription
 
 from .failures import Failures
+from .webhook_targets import BlockedAddress, CheckedHTTP, CheckedHTTPS
 
 log = logging.getLogger(__name__)
 
@@ -287,9 +282,9 @@ def send(url: str, secret: str, delivery: WebhookDelivery) -> int:
     }
     timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     if parts.scheme == "https":
-        connection = _CheckedHTTPS(parts.hostname, parts.port or 443, timeout=timeout)
+        connection = CheckedHTTPS(parts.hostname, parts.port or 443, timeout=timeout)
     else:
-        connection = _CheckedHTTP(parts.hostname, parts.port or 80, timeout=timeout)
+        connection = CheckedHTTP(parts.hostname, parts.port or 80, timeout=timeout)
     try:
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         connection.request("POST", path, body=body, headers=headers)
@@ -298,115 +293,3 @@ def send(url: str, secret: str, delivery: WebhookDelivery) -> int:
         return response.status
     finally:
         connection.close()
-
-
-def check_url(url: str) -> str:
-    """Why webhooks may not post to `url` now, or "" (checked again at every delivery: DNS answers change)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return _("A webhook URL starts with https:// (or http://) and names a host.")
-    try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError, ValueError):
-        return _("%(host)s does not resolve to an address.") % {"host": parts.hostname}
-    if not all(allowed(info[4][0]) for info in infos):
-        return _("%(host)s resolves to a private or local address, which webhooks may not reach.") % {
-            "host": parts.hostname
-        }
-    return ""
-
-
-class BlockedAddress(Exception):
-    """The URL's name resolves to an address webhooks may not reach."""
-
-
-def allowed(address: str) -> bool:
-    """Whether webhooks may reach `address`: listed in WEBHOOK_ALLOWED_ADDRESSES, or public. An IPv6 address
-    that carries an IPv4 address (IPv4-mapped, 6to4, Teredo, NAT64, IPv4-compatible) is judged by what it
-    carries: the network delivers it there, so `http://[2002:7f00:1::1]/` is 127.0.0.1."""
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if str(ip) in settings.WEBHOOK_ALLOWED_ADDRESSES:
-        return True
-    if isinstance(ip, ipaddress.IPv6Address):
-        carried = embedded_ipv4(ip)
-        if carried:
-            return all(_public(v4) for v4 in carried)
-    return _public(ip)
-
-
-NAT64 = ipaddress.ip_network("64:ff9b::/96")
-NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
-IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
-SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT: not private to Python, not public either
-
-
-def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
-    """Every IPv4 address `ip` may carry (RFC 4291, 3056, 4380, 6052, 8215); none for a plain IPv6 address."""
-    if ip.ipv4_mapped is not None:
-        return [ip.ipv4_mapped]
-    if ip.sixtofour is not None:
-        return [ip.sixtofour]
-    if ip.teredo is not None:
-        return list(ip.teredo)  # the server and the client (the client's bits are inverted: Python undoes it)
-    if ip in NAT64 or (ip in IPV4_COMPATIBLE and int(ip) > 1):  # :: and ::1 are themselves, not 0.0.0.x
-        return [ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)]
-    if ip in NAT64_LOCAL:
-        return _rfc6052_candidates(int(ip))
-    return []
-
-
-def _rfc6052_candidates(value: int) -> list[ipaddress.IPv4Address]:
-    """A local-use NAT64 prefix (64:ff9b:1::/48) may be any of RFC 6052's lengths from /48 on, which the address
-    does not say: the IPv4 address at each place it can sit, bits 64-71 (the "u" octet) skipped. All must pass."""
-    without_u = ((value >> 72) << 64) | (value & (2**64 - 1))  # the address with bits 64-71 taken out
-    return [
-        ipaddress.IPv4Address((without_u >> shift) & 0xFFFFFFFF)
-        for shift in (120 - 48 - 32, 120 - 56 - 32, 120 - 64 - 32)
-    ] + [ipaddress.IPv4Address(value & 0xFFFFFFFF)]
-
-
-def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    return not (
-        ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or (isinstance(ip, ipaddress.IPv4Address) and ip in SHARED)
-    )
-
-
-def checked_socket(host: str, port: int, timeout: float) -> socket.socket:
-    """A socket connected to an address of `host` that every one of its addresses passes (checked now, when
-    connecting: a name that changes its answers after being saved reaches nothing it may not)."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    if not infos:
-        raise BlockedAddress(f"{host} has no address")
-    for _family, _type, _proto, _name, address in infos:
-        if not allowed(address[0]):
-            raise BlockedAddress(f"{host} resolves to {address[0]}, which webhooks may not reach")
-    family, kind, proto, _name, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    sock.settimeout(timeout)
-    try:
-        sock.connect(address)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-class _CheckedHTTP(http.client.HTTPConnection):
-    def connect(self) -> None:
-        self.sock = checked_socket(self.host, self.port, self.timeout)
-
-
-class _CheckedHTTPS(http.client.HTTPSConnection):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, context=ssl.create_default_context(), **kwargs)
-
-    def connect(self) -> None:
-        self.sock = self._context.wrap_socket(
-            checked_socket(self.host, self.port, self.timeout), server_hostname=self.host
-        )

@@ -3,7 +3,10 @@
 The worker cannot see time-machine, so the game's deadline is already past when it starts.
 """
 
+import importlib.metadata
+import inspect
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -18,10 +21,12 @@ import redis
 from celery import Celery
 from django.utils import timezone
 from kombu import Connection, Queue
+from kombu.transport import redis as kombu_redis
 
 from games.management.chaos.services import RedisServer, database_url
 from games.models import ActionRecord, SweepRun
 from games.tasks import sweep_deadlines
+from sh_site.celery import KOMBU_CHECKED, _restore_unacked, _restore_unacked_unless_closed
 from tests.conftest import REDIS_URL
 from tests.factories import running_game
 
@@ -165,6 +170,22 @@ def test_a_channel_closed_after_its_connection_keeps_its_unacknowledged_message_
         message = later.SimpleQueue(name).get(timeout=5)
         assert message.payload == {"task": "games.close_lobbies"}
         message.ack()
+
+
+def test_the_kombu_workaround_fits_the_kombu_installed():
+    """sh_site/celery.py replaces a private method of kombu's Redis transport (kombu issue 970): any kombu other
+    than the one it was checked against, or a method of another shape, fails here rather than in production."""
+    recheck = (
+        "kombu is not the one sh_site/celery.py's workaround was checked against: recheck kombu issue 970 (fixed?"
+        " does QoS.restore_unacked still take (self, client=None), use self._delivered and"
+        " self.channel.conn_or_acquire?), then update KOMBU_CHECKED or drop the workaround"
+    )
+    pinned = re.search(r"^kombu==(\S+)$", (ROOT / "requirements.txt").read_text(), re.MULTILINE)
+    assert pinned and importlib.metadata.version("kombu") == pinned[1] == KOMBU_CHECKED, recheck
+    assert kombu_redis.QoS.restore_unacked is _restore_unacked_unless_closed, recheck
+    assert str(inspect.signature(_restore_unacked)) == "(self, client=None)", recheck
+    source = inspect.getsource(_restore_unacked)
+    assert "self._delivered" in source and "self.channel.conn_or_acquire(client)" in source, recheck
 
 
 def test_an_idle_worker_keeps_its_broker_connection_under_the_shortest_reply_timeout(own_redis, tmp_path):

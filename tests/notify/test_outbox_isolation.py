@@ -18,11 +18,10 @@ from games.services.forum import post_message
 from games.tasks import deliver_webhooks, queue_reminders_task, send_emails
 from tests.factories import make_user, running_game
 from tests.notify.test_webhooks import receiver, subscribe  # noqa: F401 (a fixture)
+from tests.payloads import THE_ISSUE_S
 from tests.web.test_api import Api, token_for
 
 pytestmark = pytest.mark.django_db
-# What the issue's absence left in the outbox: a notice whose end, read in any time zone, is year 10000.
-THE_ISSUE_S = {"starts_at": "9999-12-31T23:59:59+14:00", "ends_at": "9999-12-31T23:59:59-14:00"}
 
 
 def notice(name: str, game: Game, data: dict, key: str) -> Notification:

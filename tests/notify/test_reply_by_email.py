@@ -22,7 +22,8 @@ from django.core.management import call_command
 from games.management.commands.lmtp_server import lmtp_controller
 from games.models import Game, InboundEmail, Notification, Post, Profile
 from games.services.inbound import handle_message
-from games.services.mail import fit_subject, send_due_emails
+from games.services.mail import send_due_emails
+from games.services.mail_compose import fit_subject
 from games.services.notify import queue_reminders
 from games.services.reply_tokens import make_token, read_token, reply_address
 from tests.factories import START, make_user, running_game, votes

@@ -4,6 +4,7 @@ allowed: the tests allow 127.0.0.1 only); notices carry no secret. A real HTTP r
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import threading
 from datetime import timedelta
@@ -16,7 +17,8 @@ from games.models import Notification, WebhookDelivery, WebhookSubscription
 from games.services import make_move
 from games.services.forum import post_message
 from games.services.notify import queue_reminders
-from games.services.webhooks import allowed, check_url, deliver_due
+from games.services.webhook_targets import allowed, check_url, rfc6052_ipv4
+from games.services.webhooks import deliver_due
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -240,10 +242,44 @@ CARRYING_LOOPBACK = [
     "::7f00:1",  # IPv4-compatible
 ]
 CARRYING_PRIVATE = ["2002:a00:1::1", "2002:c0a8:1::1", "2002:a9fe:a9fe::1", "64:ff9b::a00:5", "::a00:5"]
-CARRYING_PUBLIC = ["2002:5db8:d822::1", "2001:0:5db8:d822::a247:27dd", "64:ff9b::5db8:d822", "::5db8:d822"]
+# RFC 6052 section 2.2: under a local-use prefix (64:ff9b:1::/48) the IPv4 address sits at /48, /56, /64 or /96,
+# split around the "u" octet (bits 64-71); here the u octet and the other bytes are 8, so that every other place
+# the address could sit reads as a public address (8.x.x.x): only the right reading refuses them.
+NAT64_LOCAL_CARRYING_PRIVATE = [
+    "64:ff9b:1:c0a8:801:108:808:808",  # /48: 192.168.1.1
+    "64:ff9b:1:a00:800:508:808:808",  # /48: 10.0.0.5
+    "64:ff9b:1:80a:801:203:808:808",  # /56: 10.1.2.3
+    "64:ff9b:1:87f:800:1:808:808",  # /56: 127.0.0.1
+    "64:ff9b:1:808:8c0:a801:108:808",  # /64: 192.168.1.1
+    "64:ff9b:1:808:87f:0:108:808",  # /64: 127.0.0.1
+    "64:ff9b:1:808:808:808:a00:5",  # /96: 10.0.0.5
+]
+CARRYING_PUBLIC = [
+    "2002:5db8:d822::1",
+    "2001:0:5db8:d822::a247:27dd",
+    "64:ff9b::5db8:d822",
+    "64:ff9b:1:808:8:808:808:808",  # 8.8.8.8 wherever RFC 6052 puts it
+    "::5db8:d822",
+]
 
 
-@pytest.mark.parametrize("address", CARRYING_LOOPBACK + CARRYING_PRIVATE)
+@pytest.mark.parametrize(
+    "prefix_length, address",
+    [
+        (32, "2001:db8:c000:221::"),
+        (40, "2001:db8:1c0:2:21::"),
+        (48, "2001:db8:122:c000:2:2100::"),
+        (56, "2001:db8:122:3c0:0:221::"),
+        (64, "2001:db8:122:344:c0:2:2100:0"),
+        (96, "2001:db8:122:344::192.0.2.33"),
+    ],
+)
+def test_the_ipv4_address_is_read_where_rfc_6052_puts_it_for_each_prefix_length(prefix_length, address):
+    """RFC 6052 section 2.4's own examples: 192.0.2.33 under each prefix length."""
+    assert str(rfc6052_ipv4(ipaddress.IPv6Address(address), prefix_length)) == "192.0.2.33"
+
+
+@pytest.mark.parametrize("address", CARRYING_LOOPBACK + CARRYING_PRIVATE + NAT64_LOCAL_CARRYING_PRIVATE)
 def test_an_ipv6_address_carrying_a_private_ipv4_address_is_refused(settings, address):
     settings.WEBHOOK_ALLOWED_ADDRESSES = []
     assert allowed(address) is False
@@ -255,8 +291,8 @@ def test_an_ipv6_address_carrying_a_public_ipv4_address_is_reached(settings, add
     assert allowed(address) is True
 
 
-@pytest.mark.parametrize("address", CARRYING_LOOPBACK)
-def test_both_subscription_forms_refuse_an_ipv6_address_carrying_loopback(client_for, settings, address):
+@pytest.mark.parametrize("address", CARRYING_LOOPBACK + NAT64_LOCAL_CARRYING_PRIVATE)
+def test_both_subscription_forms_refuse_an_ipv6_address_carrying_a_private_address(client_for, settings, address):
     settings.WEBHOOK_ALLOWED_ADDRESSES = []
     game = running_game(now=timezone.now())
     game.created_by = make_user("ann")
@@ -269,8 +305,8 @@ def test_both_subscription_forms_refuse_an_ipv6_address_carrying_loopback(client
     assert not WebhookSubscription.objects.exists()
 
 
-@pytest.mark.parametrize("address", CARRYING_LOOPBACK)
-def test_delivery_never_connects_to_an_ipv6_address_carrying_loopback(settings, address):
+@pytest.mark.parametrize("address", CARRYING_LOOPBACK + NAT64_LOCAL_CARRYING_PRIVATE)
+def test_delivery_never_connects_to_an_ipv6_address_carrying_a_private_address(settings, address):
     """Saved before the check knew better (or by a name that now resolves there): refused when connecting."""
     settings.WEBHOOK_ALLOWED_ADDRESSES = []
     game = running_game(now=timezone.now())

@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from games.models import Absence, Notification, Profile
 from tests.factories import running_game
+from tests.payloads import THE_ISSUE_S
 from tests.web.test_api import Api, token_for
 
 pytestmark = pytest.mark.django_db
-THE_ISSUE_S = {"starts_at": "9999-12-31T23:59:59+14:00", "ends_at": "9999-12-31T23:59:59-14:00"}
 
 
 def local(moment) -> str:

@@ -2,9 +2,11 @@
 
 SQLite refuses a LIKE pattern longer than 50,000 bytes: a 60,000-character login made the sign-in form's
 case-insensitive user lookup fail with a 500. Every form of the site and of django-allauth, every query string and
-every string field of the API is sent a value longer than that: a form error or a 4xx, never a 500, nothing
-changed. The file runs on the suite's database, and again on SQLite in a process of its own when that is
-PostgreSQL."""
+every string field of the API is sent a value longer than that, in ASCII and in 3-byte characters (fewer
+characters than the ASCII value, as many bytes): a form error or a 4xx, never a 500, nothing changed. Limits are
+counted in characters, so the longest (a post's body) is one that stays under 50,000 bytes even when every
+character takes UTF-8's 4. The file runs on the suite's database, and again on SQLite in a process of its own
+when that is PostgreSQL."""
 
 import os
 import subprocess
@@ -30,20 +32,23 @@ from tests.web.test_forged_input import FIELDS, fill, patterns, snapshot
 
 pytestmark = pytest.mark.django_db
 
-LONG = "x" * 60_000  # past SQLite's longest LIKE pattern (50,000 bytes)
+LIKE_LIMIT = 50_000  # bytes: SQLite's longest LIKE pattern (SQLITE_MAX_LIKE_PATTERN_LENGTH)
+LONG = "x" * 60_000  # past it
+WIDE = "€" * 17_000  # past it too, in 3-byte characters: 51,000 bytes in 17,000 characters
 ROOT = Path(__file__).resolve().parents[2]
 world = test_forged_input.world  # a running game with posts, a report, an absence, a ban; a finished game
 
 
+@pytest.mark.parametrize("value", [LONG, WIDE], ids=["ascii", "3-byte"])
 @pytest.mark.parametrize("who", ["stranger", "player", "moderator"])
-def test_an_over_long_value_in_every_field_of_every_form_is_refused_without_a_500(world, client_for, who):
+def test_an_over_long_value_in_every_field_of_every_form_is_refused_without_a_500(world, client_for, who, value):
     client = Client() if who == "stranger" else client_for({"player": "ann"}.get(who, "mod"))
     client.raise_request_exception = False
     before = snapshot()
     failures = []
     for pattern in patterns():
         url = fill(pattern, world["real"])
-        for method, data in (("post", dict.fromkeys(FIELDS, LONG)), ("get", {"q": LONG, "page": LONG})):
+        for method, data in (("post", dict.fromkeys(FIELDS, value)), ("get", {"q": value, "page": value})):
             response = getattr(client, method)(url, data)
             if response.status_code >= 500 and not (url.startswith("/healthz") and response.status_code == 503):
                 failures.append(f"{response.status_code} {method.upper()} {url}")
@@ -100,9 +105,16 @@ def test_the_sites_own_forms_bound_every_text_field():
         for form in subclasses(forms.BaseForm)
         if form.__module__.split(".")[0] in ("games", "moderation")
         for name, field in form.base_fields.items()
-        if isinstance(field, forms.CharField) and (field.max_length is None or field.max_length > 20_000)
-    ]
+        if isinstance(field, forms.CharField) and (field.max_length is None or field.max_length * 4 > LIKE_LIMIT)
+    ]  # 4 bytes: UTF-8's widest character
     assert unbounded == []
+
+
+def test_a_post_of_3_byte_characters_past_the_like_limit_is_refused_on_the_page(client_for):
+    game = running_game(now=timezone.now())
+    response = client_for("ann").post(f"/games/{game.pk}/post/", {"body": WIDE, "thread": "main"})
+    assert response.status_code in (200, 400) and "at most" in response.content.decode()
+    assert not Post.objects.exists()
 
 
 def request_bodies(schema: dict):
@@ -122,7 +134,8 @@ def strings(body: dict) -> list[str]:
     return [name for name, spec in body["properties"].items() if is_string(spec)]
 
 
-def test_an_over_long_value_in_every_string_field_of_the_api_is_a_422():
+@pytest.mark.parametrize("value", [LONG, WIDE], ids=["ascii", "3-byte"])
+def test_an_over_long_value_in_every_string_field_of_the_api_is_a_422(value):
     game = running_game(now=timezone.now())
     api = Api(token_for("ann"))
     schema = api.get("/openapi.json").json()
@@ -130,7 +143,7 @@ def test_an_over_long_value_in_every_string_field_of_the_api_is_a_422():
     for _method, path, body in request_bodies(schema):
         for name in strings(body):
             payload = {"type": "nominate", "step_number": 1, "round": 1, "body": "hi", "cards": "LF",
-                       "starts_at": "2030-01-01T00:00:00Z", "ends_at": "2030-01-02T00:00:00Z", name: LONG}  # fmt: skip
+                       "starts_at": "2030-01-01T00:00:00Z", "ends_at": "2030-01-02T00:00:00Z", name: value}  # fmt: skip
             url = path.removeprefix("/api/v1").replace("{game_id}", str(game.pk))
             response = api.post(url, payload)
             assert response.status_code == 422, (path, name, response.status_code)
