@@ -25,7 +25,7 @@ from ninja.security import HttpBearer
 from pydantic import StringConstraints
 
 from games.access import viewer_for
-from games.api_problems import FOR_PROGRAMS, Problem, field_problem, problem
+from games.api_problems import Problem, field_problem, for_programs, problem
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
 from games.presenters import DURATIONS
@@ -174,9 +174,7 @@ def _game(game_id: int) -> Game:
 @api.exception_handler(GameError)
 def _refused(request, error: GameError):
     status = 404 if error.code in NOT_FOUND else 403 if error.code in FORBIDDEN else 409
-    wording = FOR_PROGRAMS.get(error.code)
-    detail = str(wording) % error.details if wording is not None else str(error)
-    return problem(request, status, error.code, detail, **error.details)
+    return problem(request, status, error.code, for_programs(error), **error.details)
 
 
 @api.exception_handler(ValidationError)
@@ -201,11 +199,15 @@ def _rate_limited(request, error: RateLimited):
     return problem(request, 429, "rate_limited", detail, headers={"Retry_After": str(error.retry_after)})
 
 
+# django-ninja's words for a body its parser refused (ninja.params.models.BodyModel), followed with DEBUG on by the
+# parser's own: in English, and not the caller's business.
+UNPARSED_BODY = "Cannot parse request body"
+
+
 @api.exception_handler(HttpError)
 def _http_error(request, error: HttpError):
-    """django-ninja raises one for a body that is not JSON, in English and, with DEBUG on, with the parser's
-    own words: the caller is told in theirs."""
-    if error.status_code == 400:
+    """A body that is not JSON is told so in the caller's language; any other HttpError in its own words."""
+    if error.status_code == 400 and str(error).startswith(UNPARSED_BODY):
         return problem(request, 400, "invalid_request", _("The request's body is not valid JSON: nothing was done."))
     return problem(request, error.status_code, "invalid_request", str(error))
 

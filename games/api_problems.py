@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import Field, Schema
 
+from games.services import GameError
 from sh_site.errors import problem_response
 
 
@@ -19,6 +20,7 @@ class Problem(Schema):
     detail: str
     code: str
     step_number: int | None = Field(None, description="stale_step: the step the game is at now")
+    game_id: int | None = Field(None, description="stale_step: the game that moved on")
     errors: list["FieldProblem"] | None = Field(None, description="invalid_request: each invalid field")
 
 
@@ -44,13 +46,23 @@ def problem(request, status: int, code: str, detail: str, headers: dict | None =
 
 
 # The services word a few refusals for the site's pages ("since this page was loaded ... reload it"): a program
-# has no page, so it is told what changed in its own terms, by the refusal's code.
+# has no page, so it is told what changed in its own terms, by the refusal's code, from the refusal's details.
 FOR_PROGRAMS = {
     "stale_step": gettext_lazy(
-        "The game has moved on to step %(step_number)s: nothing was done. GET /api/v1/games/{game_id}/me gives "
+        "The game has moved on to step %(step_number)s: nothing was done. GET /api/v1/games/%(game_id)s/me gives "
         "the moves of that step."
     ),
 }
+
+
+def for_programs(error: GameError) -> str:
+    """A refusal's words for a program; the service's own words when the refusal lacks a fact they need (a
+    service that raised it without the step must not turn a refusal into a 500)."""
+    wording = FOR_PROGRAMS.get(error.code)
+    try:
+        return str(wording) % error.details if wording is not None else str(error)
+    except (KeyError, TypeError, ValueError):
+        return str(error)
 
 
 # What is wrong with a field, in words (pydantic's own messages are English only): by pydantic's error type.
@@ -77,14 +89,29 @@ FIELD_PROBLEMS = {
 }
 
 
+# Where django-ninja says a field was: a body's fields come after the name of the view's parameter that holds them
+# (body.payload.vote); a query's or a path's right after the location (query.after).
+IN_A_PARAMETER = ("body", "form", "file")
+LOCATIONS = ("query", "path", "header", "cookie")
+
+
 def field_problem(item: dict) -> dict:
     """One invalid field: its location for programs (`body.payload.vote`) and what is wrong, in words."""
     location = [str(part) for part in item.get("loc", [])]
-    named = [part for part in location if part not in ("body", "query", "path", "payload")]
-    field = named[-1] if named else _("the request body")
+    field = ".".join(_field_path(location)) or _("the request body")
     wording = FIELD_PROBLEMS.get(item.get("type", ""))
     try:
         words = str(wording) % {"field": field, **item.get("ctx", {})} if wording else f"{field}: {item['msg']}"
     except (KeyError, TypeError):
         words = f"{field}: {item.get('msg', '')}"
     return {"field": field, "location": ".".join(location), "problem": words}
+
+
+def _field_path(location: list[str]) -> list[str]:
+    """The field's own path, without where django-ninja found it: only the leading parts go, since a field may be
+    called `body` itself (a post's text: body.payload.body)."""
+    if location[:1] and location[0] in IN_A_PARAMETER:
+        return location[2:]
+    if location[:1] and location[0] in LOCATIONS:
+        return location[1:]
+    return location

@@ -27,15 +27,26 @@ class NoTracebackForClientErrors(logging.Filter):
 # each pattern keeps what says which kind of secret it was and masks the secret itself.
 MASK = "***"
 SECRETS = [
-    re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=,]?\s*[\"']?)(?:(?:bearer|token|basic)\s+)?[^\s\"',;}]+"),
-    re.compile(r"(Unexpected auth - ')[^']*"),  # django-ninja, with DEBUG on, logs a header it does not read
-    re.compile(r"(?i)(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}"),
     re.compile(r"\b(shp_|whsec_)[A-Za-z0-9_-]{4,}"),  # API tokens, webhook secrets (games/models)
-    re.compile(r"(?i)(\breply\+)[a-z2-7]{42}\b"),  # reply tokens in their address (games/services/reply_tokens.py)
-    re.compile(r"(?i)(?<![a-z0-9+/=])()[a-z2-7]{42}(?![a-z0-9+/=])"),  # a reply token on its own
-    re.compile(r"(?i)(\b(?:password\d?|passwd|new_password\d?|oldpassword|secret)[\"']?\s*[:=]\s*[\"']?)[^\s\"'&,;}]+"),
+    # An Authorization header, also as Django's META names it (HTTP_AUTHORIZATION: no word boundary after "_").
+    re.compile(r"(?i)((?<![a-z])authorization\b[\"']?\s*[:=,]?\s*[\"']?)(?:(?:bearer|token|basic)\s+)?[^\s\"',;}]+"),
+    re.compile(r"(Unexpected auth - ')[^']*"),  # django-ninja, with DEBUG on, logs a header it does not read
+    re.compile(r"(?i)(\b(?:bearer|basic)\s+)[\w.~+/=-]{8,}"),
+    # "Token" is also a word of prose: its credential is told by a digit or a sign no word has.
+    re.compile(r"(?i)(\btoken\s+)(?=[A-Za-z.~+/=-]*[0-9_.~+/=-])[\w.~+/=-]{8,}"),
+    # A reply token in its address: after "+" whatever REPLY_ADDRESS's local part is (reply+, sh+), or on its own.
+    re.compile(r"(?i)(\+)[a-z2-7]{42}(?![a-z0-9])"),
+    re.compile(r"(?i)(?<![a-z0-9+/=])()[a-z2-7]{42}(?![a-z0-9+/=])"),
+    # A password as a form, a dict or Django's QueryDict ({'password': ['...']}) holds it: a quoted value whole.
+    re.compile(
+        r"(?i)(\b(?:password\d?|passwd|new_password\d?|oldpassword|secret)[\"']?\s*[:=]\s*\[?[\"']?)"
+        r"(?:(?<=')[^']+|(?<=\")[^\"]+|(?<![\"'])[^\s\"'&,;}\]]+)"
+    ),
     re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s:/@]*:)[^\s/@]+(?=@)"),  # a URL's password (redis://:pw@host)
-    re.compile(r"(/calendar/)[A-Za-z0-9_-]+(?=\.ics)"),  # the secret address of a calendar feed
+    # Addresses that are secrets themselves (games/urls.py, allauth's): a calendar feed, a one-click unsubscribe
+    # link, a password reset key, an email confirmation key.
+    re.compile(r"(/calendar/)[^/\s?#\"']+(?=\.ics)"),
+    re.compile(r"(/(?:unsubscribe|password/reset/key|confirm-email)/)[^/\s?#\"']+"),
 ]
 
 

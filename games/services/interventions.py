@@ -176,6 +176,8 @@ def _changing(game_id: int, step: int | None, now: datetime | None) -> Iterator[
             raise GameError(
                 _("The game has moved on since this page was loaded: nothing was done. Look again before acting."),
                 code="stale_step",
+                step_number=change.game.step_number,
+                game_id=change.game.pk,
             )
         yield change
 

@@ -51,6 +51,7 @@ def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, n
             _("The game has moved on since this page was loaded: nothing was done. Reload it."),
             code="stale_step",
             step_number=game.step_number,
+            game_id=game.pk,
         )
     if game.deadline is not None and now >= game.deadline:
         raise GameError(

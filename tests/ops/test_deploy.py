@@ -2,6 +2,7 @@
 checkout, as they would be at /srv/sh-moderator), gunicorn accepts its configuration, and the backup script
 makes a dump that pg_restore reads."""
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from games.management.chaos.services import database_url
+from games.management.bench.http import BrowserClient, free_port
+from games.management.chaos.services import Site, database_url, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "deploy" / "systemd"
@@ -52,6 +54,37 @@ def test_gunicorn_accepts_its_configuration():
     result = subprocess.run([str(gunicorn), "--check-config", "--config", str(config), "sh_site.wsgi"], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Issue 27: addresses that are secrets themselves, as a request line shows them.
+SECRET_ADDRESSES = {
+    "/calendar/Qw3rTyUiOpAsDfGhJkLzXcVbNm.ics": "Qw3rTyUiOp",
+    "/unsubscribe/eyJ1IjoxLCJjIjpbIm1vdmVzIl19:1tXyZa:Qw3rTyUi0pAsDf/": "eyJ1IjoxLCJj",
+    "/accounts/password/reset/key/1b-c3k2ub-7d4e2d0a1b5f4c5e2a7f/": "c3k2ub-7d4e",
+    "/accounts/confirm-email/MQ:1tXyZa:k7Qm2vX9pLr4sTuVwXyZ/": "k7Qm2vX9",
+}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_gunicorns_access_log_masks_secret_addresses():
+    """gunicorn writes each request line itself (accesslog in deploy/gunicorn.conf.py), not through the site's
+    logging: a calendar feed, an unsubscribe link, a password reset or an email confirmation key must not reach
+    the journal through it either."""
+    port = free_port()
+    site = Site(BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="1", REDIS_URL="")
+    try:
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        site.start("web", str(gunicorn), "--config", str(ROOT / "deploy" / "gunicorn.conf.py"), "sh_site.wsgi")
+        client = BrowserClient(port, {})
+        assert wait_until(lambda: asyncio.run(client.exchange("GET", "/healthz", []))[0] != 0, 60), site.log("web")
+        for path in SECRET_ADDRESSES:
+            assert asyncio.run(client.exchange("GET", path, []))[0] in (200, 302, 404)
+        access = [line for line in site.log("web").splitlines() if line.startswith("127.0.0.1 ")]
+        assert len([line for line in access if "/***" in line]) == len(SECRET_ADDRESSES), access
+        assert not [secret for secret in SECRET_ADDRESSES.values() if secret in site.log("web")], site.log("web")
+    finally:
+        site.close()
 
 
 @pytest.mark.postgres
