@@ -36,9 +36,10 @@ FORWARDED = re.compile(
     re.IGNORECASE,
 )
 # A quoted header's name, Outlook's and Apple Mail's words in en, fr, es, pl (and de, nl): "De :" takes a space.
+# Outlook in Polish writes "Wysłane:" (desktop) or "Wysłano:" (on the web), Spanish "Enviado el:" or "Enviado:".
 _HEADER_NAME = (
     r"From|Sent|Date|To|Cc|Bcc|Subject|Reply-To|De|Envoyé|À|Objet|Répondre à|Enviado el|Enviado|Fecha|Para|Asunto"
-    r"|Responder a|Od|Wysłano|Data|Do|DW|UDW|Temat|Von|Gesendet|An|Betreff|Van|Verzonden|Aan|Onderwerp"
+    r"|Responder a|Od|Wysłane|Wysłano|Data|Do|DW|UDW|Temat|Von|Gesendet|An|Betreff|Van|Verzonden|Aan|Onderwerp"
 )
 HEADER_LINE = re.compile(rf"^\s*\**({_HEADER_NAME})\**\s*:\s*\S", re.IGNORECASE)
 FROM_LINE = re.compile(r"^\s*\**(From|De|Od|Von|Van)\**\s*:\s*\S", re.IGNORECASE)

@@ -29,6 +29,7 @@ POLISH = "Bob kłamie. Ann"
 # A fixture's name says its client, its language (English unless named) and its parts: gmail_french_multipart.eml.
 SAID = {"french": FRENCH, "spanish": SPANISH, "polish": POLISH}
 LAYOUTS = sorted(path.name for path in EMAILS.glob("*.eml"))
+CLIENTS = ["outlook_desktop", "outlook_web", "gmail", "apple_mail", "thunderbird"]
 PLAYERS_ADDRESS = "ann@example.com"  # in every fixture's quote
 
 
@@ -54,6 +55,11 @@ def all_text(raw: bytes) -> str:
 def said_in(name: str) -> str:
     """What the player typed above the quote in the fixture `name`, by the language its name gives."""
     return next((said for language, said in SAID.items() if f"_{language}_" in name), ENGLISH)
+
+
+def test_the_fixtures_cover_each_common_client_in_each_site_language():
+    covered = {(client, said_in(name)) for name in LAYOUTS for client in CLIENTS if name.startswith(client)}
+    assert covered == {(client, said) for client in CLIENTS for said in (ENGLISH, *SAID.values())}
 
 
 @pytest.mark.usefixtures("site_address")
@@ -86,6 +92,7 @@ def test_the_html_alternative_of_each_layout_gives_the_same_words(name):
         ("Oui.\nDe : site\nEnvoyé : lundi\nÀ : ann", "Oui."),
         ("Sí.\nDe: site\n\nEnviado el: lunes\nPara: ann", "Sí."),
         ("Tak.\nOd: site\nWysłano: poniedziałek\nDo: ann", "Tak."),
+        ("Tak.\nOd: site\nWysłane: poniedziałek\nDo: ann", "Tak."),
         ("Tak.\n\npon., 2 mar 2026 o 12:00 Secret Hitler napisał(a):\n> x", "Tak."),
         ("Sí.\n\nEl lun, 2 mar 2026 a las 12:00, Secret Hitler\n(<x@y.org>) escribió:\n> x", "Sí."),
         ("Hello all\n\nOn Monday bob said he was liberal.", "Hello all\n\nOn Monday bob said he was liberal."),
