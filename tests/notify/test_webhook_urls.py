@@ -16,6 +16,8 @@ from games.models import Notification, SweepRun, WebhookDelivery, WebhookSubscri
 from games.services import make_move
 from games.services.webhook_targets import redacted, without_url
 from games.tasks import deliver_webhooks, send_emails
+from games.views import webhooks
+from sh_site.logs import RateLimitedAdminEmailHandler
 from tests.factories import make_user, running_game
 from tests.notify.test_webhooks import Receiver, subscribe
 
@@ -107,3 +109,15 @@ def test_a_url_is_shown_as_its_scheme_and_host(url, shown):
     assert redacted(url) == shown
     assert SECRET not in without_url(f"InvalidURL: {url!r} and {url}", url)
 
+
+def test_an_error_emailed_to_the_admins_hides_the_url_being_subscribed(settings, monkeypatch, client_for):
+    settings.DEBUG = False
+    settings.ADMINS = [("ops@example.org", "ops@example.org")]
+    RateLimitedAdminEmailHandler._last_sent.clear()
+    monkeypatch.setattr(webhooks, "check_url", lambda url: 1 / 0)  # a fault while the form is checked
+    ann = client_for("ann")
+    ann.raise_request_exception = False
+    assert ann.post("/profile/webhooks/", {"url": f"https://example.org/in/{SECRET}"}).status_code == 500
+    (email,) = mail.outbox
+    assert "ZeroDivisionError" in email.body and SECRET not in email.body
+    assert "url = '****" in email.body
