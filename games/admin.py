@@ -25,6 +25,7 @@ from .models import (
     WebhookDelivery,
     WebhookSubscription,
 )
+from .services.webhook_targets import redacted
 
 SECRET_FIELDS = ("state", "setup", "seed")
 UNDER_WAY = (Game.Status.OPEN, Game.Status.RUNNING)
@@ -202,10 +203,15 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 @admin.register(WebhookSubscription)
 class WebhookSubscriptionAdmin(admin.ModelAdmin):
-    list_display = ("kind", "url", "owner", "game", "created_at", "failures", "disabled_at", "last_success_at")
+    list_display = ("kind", "address", "owner", "game", "created_at", "failures", "disabled_at", "last_success_at")
     list_filter = ("kind",)
     raw_id_fields = ("owner", "game")
     exclude = ("secret",)
+
+    @admin.display(description="URL")
+    def address(self, subscription: WebhookSubscription) -> str:
+        """The host only in a list anyone with the admin may glance at: the path is the owner's credential."""
+        return redacted(subscription.url)
 
 
 @admin.register(WebhookDelivery)

@@ -70,6 +70,9 @@ LEAKED = re.compile(
     r"|(?i:authorization\W{0,6}(?:bearer|token|basic)\s+[^*\s])"  # also HTTP_AUTHORIZATION': 'Token ...
     r"|(?i:\bpassword\d?[\"']?\s*[:=]\s*\[?[\"']?[^*\s\"'[\]])"  # also a QueryDict's {'password': ['...']}
     r"|/calendar/[^*/\s]+\.ics|/(?:unsubscribe|password/reset/key|confirm-email)/[^*/\s?#\"']"  # secret addresses
+    r"|(?i:/api/(?:v\d+/)?webhooks/[^*\s?#\"'<>])|(?i:\bhooks\.slack\.com/[^*\s?#\"'<>])"  # webhook URLs' paths
+    r"|/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/"
+    r"|(?i:[?&;](?:[\w.-]*[_.-])?(?:token|key|secret|sig|signature)=[^*\s&#\"'<>])"  # and their queries'
 )
 
 

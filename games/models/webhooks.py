@@ -31,7 +31,7 @@ class WebhookSubscription(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.kind} → {self.url}"
+        return f"{self.get_kind_display()} #{self.pk}"  # never the URL: it is its owner's credential
 
     @staticmethod
     def new_secret() -> str:

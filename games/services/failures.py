@@ -24,5 +24,12 @@ class Failures:
         return text
 
 
+class Described(Exception):
+    """An error standing for another whose own text holds a secret (a webhook's URL): its text is the other's
+    description with the secret cut, its traceback the other's (frames name code, never values)."""
+
+
 def describe(error: BaseException) -> str:
+    if isinstance(error, Described):
+        return str(error)[:2000]
     return f"{type(error).__name__}: {error}"[:2000]

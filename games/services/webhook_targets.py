@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from .failures import Described, describe
+
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
@@ -27,6 +29,43 @@ NAT64_PREFIX_LENGTHS = {NAT64: (96,), NAT64_LOCAL: (48, 56, 64, 96)}
 
 class BlockedAddress(Exception):
     """The URL's name resolves to an address webhooks may not reach."""
+
+
+def redacted(url: str) -> str:
+    """`url` as anyone but its owner may see it (a log line, a stored error, the moderators' dashboard): its
+    scheme and host. Chat services put the credential in the path (Discord, Slack) or the query, and a URL's
+    user info is a password."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return "…"
+    if not host:
+        return "…"
+    host = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{host}{f':{port}' if port else ''}/…"
+
+
+def without_url(text: str, url: str) -> str:
+    """`text` (an error's) with every part of `url` but its scheme and host cut: http.client names the path in
+    some errors (InvalidURL, as repr: control characters escaped)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        parts = None
+    pieces = {url}
+    if parts is not None:
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+        pieces |= {target, parts.path, parts.query, parts.fragment, parts.username or "", parts.password or ""}
+    for piece in sorted(pieces, key=len, reverse=True):  # the whole before its parts
+        if len(piece) > 1:
+            text = text.replace(piece, redacted(url)).replace(repr(piece)[1:-1], redacted(url))
+    return text
+
+
+def delivery_error(error: BaseException, url: str) -> Described:
+    """`error` as a delivery's failure is logged, stored and shown: its text without `url` but for the host."""
+    return Described(without_url(describe(error), url)).with_traceback(error.__traceback__)
 
 
 def check_url(url: str) -> str:

@@ -13,7 +13,8 @@ same for every try of one delivery); `X-SH-Event` the event's name. A 2xx answer
 (a redirect too: none is followed) is retried after 1, 2, 4 ... minutes, at most hourly, for a day; then the
 delivery is abandoned, the subscription disabled and its owner told. The address is checked when connecting,
 not only when saved (DNS rebinding: webhook_targets says which addresses webhooks may reach). Short timeouts;
-the response body is read (a little of it) and never kept.
+the response body is read (a little of it) and never kept. A URL is a credential (Discord's and Slack's carry
+one in the path): what is logged or stored about a delivery names the URL's host, never the rest of it.
 """
 
 import hashlib
@@ -33,7 +34,7 @@ from django.utils import timezone
 from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubscription
 
 from .failures import Failures
-from .webhook_targets import BlockedAddress, CheckedHTTP, CheckedHTTPS
+from .webhook_targets import BlockedAddress, CheckedHTTP, CheckedHTTPS, delivery_error, without_url
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +190,7 @@ def deliver_due(*, now: datetime | None = None, failures: Failures | None = None
             try:
                 delivered += _attempt(delivery, now or timezone.now())
             except Exception as error:
+                error = delivery_error(error, delivery.subscription.url)
                 _fail(delivery, failures.add(f"webhook delivery {delivery.pk}", error))
     return delivered
 
@@ -219,7 +221,7 @@ def _attempt(delivery: WebhookDelivery, now: datetime) -> int:
         status = send(subscription.url, subscription.secret, delivery)
         error = "" if 200 <= status < 300 else f"HTTP {status}"
     except (OSError, http.client.HTTPException, BlockedAddress) as failure:  # the receiver's: tried again
-        error = f"{type(failure).__name__}: {failure}"[:200]
+        error = without_url(f"{type(failure).__name__}: {failure}", subscription.url)[:200]
     delivery.attempts += 1
     if not error:
         delivery.delivered_at = now

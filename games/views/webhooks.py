@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from games.access import access_game
@@ -29,12 +30,14 @@ class WebhookForm(forms.Form):
         return url
 
 
+@sensitive_post_parameters("url")  # a URL is its owner's credential: never in an error email to the admins
 @login_required
 def my_webhooks(request):
     """The user's own notices ("your move", reminders) posted to a URL: no role, hand or result in them."""
     return _page(request, WebhookSubscription.Kind.NOTICES, None, reverse("games:my_webhooks"))
 
 
+@sensitive_post_parameters("url")
 @login_required
 def game_webhooks(request, game_id: int):
     """A game's public events posted to a URL: for its creator and the moderators."""

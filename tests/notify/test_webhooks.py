@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 class Receiver:
     """An HTTP server on a free loopback port that records what it is sent and answers `status`."""
 
-    def __init__(self, status: int = 200):
+    def __init__(self, status: int = 200, path: str = "/hook"):
         self.status, self.received = status, []
         receiver = self
 
@@ -45,7 +45,7 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        self.url = f"http://127.0.0.1:{self.server.server_port}{path}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):

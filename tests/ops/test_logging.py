@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from sh_site.logs import Context, JsonFormatter, MaskSecrets, RateLimitedAdminEmailHandler
+from sh_site.logs import Context, JsonFormatter, MaskSecrets, RateLimitedAdminEmailHandler, mask
+from tests.conftest import LEAKED
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -129,6 +130,23 @@ SECRET_LINES = {
     "email confirmation link": ("GET /accounts/confirm-email/MQ:1tXyZa:k7Qm2vX9_pLr-4sTuVwXyZ/ 302", "k7Qm2vX9"),
     "unsubscribe link": ("POST /unsubscribe/eyJ1IjoxLCJjIjpbIm1vdmVzIl19:1tXyZa:Qw3rTyUi0pAsDf/ 200", "eyJ1Ijox"),
 }
+# A webhook URL is its owner's credential: the chat services' shapes of it, and any URL's query secrets.
+WEBHOOK_URL_LINES = {
+    "discord webhook": ("to https://discord.com/api/webhooks/1234567890/Zq9-xT_abcDEF123 failed", "Zq9-xT_abc"),
+    "discordapp webhook": ("'https://discordapp.com/api/v10/webhooks/1234567890/Zq9xTabcDEF123'", "Zq9xTabc"),
+    "webhook path": ("InvalidURL: '/api/webhooks/123/s3cr3tTOKEN\\x7f'", "s3cr3tTOKEN"),
+    "slack webhook": ("POST https://hooks.slack.com/services/T0ABC1234/B0DEF5678/aBcD3fGh1jKlMn0p", "aBcD3fGh1j"),
+    "slack path": ("GET /services/T0ABC1234/B0DEF5678/aBcD3fGh1jKlMn0p 500", "aBcD3fGh1j"),
+    "slack workflow": ("https://hooks.slack.com/triggers/T0ABC1234/5678/aBcD3fGh1jKlMn0p", "aBcD3fGh1j"),
+    "query token": ("https://hooks.example.com/in?token=Tk3n-Value_99&x=1", "Tk3n-Value"),
+    "query key": ("https://chat.example.com/v1/spaces/AAA/messages?key=AIzaSyD-k3yV4lue", "AIzaSyD"),
+    "query secret": ("https://example.com/hook?a=1&secret=S3cr3tV4lue", "S3cr3tV4lue"),
+    "query sig": ("https://h.example.com/x?sp=w&sig=s1gn4ture%2Bvalue%3D", "s1gn4ture"),
+    "query access token": ("https://h.example.com/x?access_token=AcC3ssT0k", "AcC3ssT0k"),
+    "query api key": ("https://h.example.com/x?api_key=Ap1K3yV4lue&y=2", "Ap1K3yV4lue"),
+    "query signature": ("https://blob.example.net/c?X-Amz-Signature=5ig4ature0f", "5ig4ature0f"),
+}
+SECRET_LINES |= WEBHOOK_URL_LINES
 
 
 @pytest.mark.parametrize("kind", SECRET_LINES)
@@ -138,6 +156,14 @@ def test_a_secret_in_a_log_line_is_masked_at_every_level(console_lines, kind):
         logging.getLogger("games").log(level, "%s", line)
     logged = [entry for entry in console_lines if "***" in entry]
     assert len(logged) == 4 and not [entry for entry in console_lines if secret in entry], console_lines
+
+
+@pytest.mark.parametrize("kind", WEBHOOK_URL_LINES)
+def test_the_suites_log_scan_finds_a_webhook_urls_secret_unless_masked(kind):
+    """tests/conftest.py's scan (every test's log lines) knows each shape the mask knows, so that a line the mask
+    missed fails the test that logged it."""
+    line, secret = WEBHOOK_URL_LINES[kind]
+    assert LEAKED.search(line) and not LEAKED.search(mask(line)) and secret not in mask(line)
 
 
 def test_a_secret_in_an_exception_is_masked_in_the_traceback(console_lines):
