@@ -30,7 +30,6 @@ from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
 from games.presenters import DURATIONS
 from games.services import GameError, declare_absence, join_game, leave_game, make_move
-from games.services.forum import MAX_LENGTH as POST_LENGTH
 from games.services.forum import file_claim, post_message
 from games.services.lobby import signed_up
 from games.services.messages import describe_in_list
@@ -46,7 +45,7 @@ SETTINGS = (
 )  # fmt: skip
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 Cursor = Annotated[int, Query(ge=0, le=MAX_ID)]
-Text = Annotated[str, StringConstraints(max_length=POST_LENGTH, pattern=r"^[^\x00]*$")]
+Text = Annotated[str, StringConstraints(max_length=Post.MAX_BODY, pattern=r"^[^\x00]*$")]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=150, pattern=r"^[^\x00\s]+$")]
 # Where a refusal's code says the thing is not there, or not the caller's to do; anything else the game refuses
 # now is a conflict with its state (409).

@@ -7,7 +7,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import ApiToken, Game, Post, Profile
-from .services.forum import MAX_LENGTH as POST_LENGTH
 from .services.moves import PLAYER_MOVES
 from .zones import zone_choices
 
@@ -88,7 +87,7 @@ class GameForm(ZoneChoices, forms.ModelForm):
 
 class PostForm(forms.Form):
     body = forms.CharField(
-        label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 6}), max_length=POST_LENGTH
+        label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 6}), max_length=Post.MAX_BODY
     )
     thread = forms.ChoiceField(choices=Post.Thread.choices, widget=forms.HiddenInput, initial=Post.Thread.MAIN)
     quote_of = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -96,7 +95,7 @@ class PostForm(forms.Form):
 
 class EditPostForm(forms.Form):
     body = forms.CharField(
-        label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=POST_LENGTH
+        label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=Post.MAX_BODY
     )
 
 

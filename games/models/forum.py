@@ -8,6 +8,8 @@ from .game import Game
 
 
 class Post(models.Model):
+    MAX_BODY = 20_000  # a post's longest body, in characters: the service, the forms and the API read it here
+
     class Thread(models.TextChoices):
         MAIN = "main", _("Game thread")
         GRAVEYARD = "graveyard", _("Graveyard")

@@ -17,7 +17,6 @@ from .play import lock_game
 from .webhooks import enqueue_post
 
 EDIT_WINDOW = timedelta(minutes=15)
-MAX_LENGTH = 20_000  # a post's longest body, in characters: the forms and the API take it from here
 CLAIM_CARDS = {Claim.Office.PRESIDENT: 3, Claim.Office.CHANCELLOR: 2}
 
 
@@ -144,8 +143,8 @@ def _check_body(body: str) -> str:
     body = (body or "").strip()
     if not body:
         raise GameError(_("A post needs some text."), code="empty_post")
-    if len(body) > MAX_LENGTH:
-        raise GameError(_("A post is at most %(count)s characters.") % {"count": MAX_LENGTH}, code="post_too_long")
+    if len(body) > Post.MAX_BODY:
+        raise GameError(_("A post is at most %(count)s characters.") % {"count": Post.MAX_BODY}, code="post_too_long")
     return body
 
 

@@ -23,7 +23,6 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from games.models import ActionRecord, Post
-from games.services.forum import MAX_LENGTH as POST_LENGTH
 from sh_site.accounts import Bounded
 from tests.factories import running_game
 from tests.web import test_forged_input
@@ -103,7 +102,7 @@ def test_the_sites_own_forms_bound_every_text_field():
     def limit(form, name: str) -> int:
         # A post's body is stored and rendered, never matched with LIKE: its limit is the forum's own, 20,000.
         # Any other field may reach a LIKE, so its limit holds there even when every character takes UTF-8's 4 bytes.
-        return POST_LENGTH if name == "body" and form.__name__.endswith("PostForm") else LIKE_LIMIT // 4
+        return Post.MAX_BODY if name == "body" and form.__name__.endswith("PostForm") else LIKE_LIMIT // 4
 
     unbounded = [
         f"{form.__module__}.{form.__name__}.{name}"
