@@ -141,6 +141,21 @@ def test_e4_an_absence_for_a_game_one_is_not_seated_in_is_a_4xx(games, which):
     assert "role" not in response.content.decode().lower()
 
 
+@pytest.mark.parametrize("offset", ["-23:59", "+16:00", "+14:01"])
+def test_e4_an_offset_no_place_uses_is_refused_with_a_message_everywhere(client_for, offset):
+    """Python reads offsets up to ±23:59; PostgreSQL refuses more than ±15:59 in a query: once a 500."""
+    game = running_game(now=timezone.now())
+    day = (timezone.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M")
+    body = {"starts_at": f"{day}:00{offset}", "ends_at": f"{day}:01{offset}"}
+    response = Api(token_for("ann")).post(f"/games/{game.pk}/absences", body)
+    assert response.status_code == 409 and response.json()["code"] == "invalid_dates"
+    assert "between -14:00 and +14:00" in response.json()["detail"]
+    for path in (f"/games/{game.pk}/absence/", "/profile/absences/"):
+        web = client_for("ann").post(path, body)
+        assert web.status_code == 400 and "between -14:00 and +14:00" in web.content.decode(), path
+    assert not Absence.objects.exists()
+
+
 # E4: the absence form and the vacation form
 
 
