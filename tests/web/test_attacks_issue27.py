@@ -424,3 +424,89 @@ def test_a_move_in_a_game_one_is_not_seated_in_is_a_4xx_and_leaks_nothing(games,
     text = response.content.decode().lower()
     assert "fascist" not in text and "hitler" not in text and "liberal" not in text
     assert snapshot() == before
+
+
+# More forged bodies and ids on the same addresses
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"\x00",
+        b"{",
+        b'{"starts_at": "\\u0000", "ends_at": "\\u0000"}',
+        b'{"starts_\\u0000at": "x"}',
+        b"[" * 10_000 + b"]" * 10_000,
+        b'{"starts_at": "' + b"9" * 60_000 + b'", "ends_at": 1}',
+        b'{"starts_at": 1e400, "ends_at": -1e400}',
+        b'{"starts_at": NaN, "ends_at": Infinity}',
+        "\ufeff{}".encode(),
+        b"\xff\xfe",
+    ],
+)
+def test_e4_a_body_that_is_not_an_absence_is_a_4xx_and_stores_nothing(games, body):
+    api = Api(token_for("ann"))
+    before = snapshot()
+    response = api.client.post(
+        f"/api/v1/games/{games['mine'].pk}/absences", body, content_type="application/json", **api.headers
+    )
+    assert_refused(response)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("absence_id", ["other", "99999999", str(10**30), "0"])
+def test_e4_withdrawing_someone_else_s_or_no_absence_changes_nothing(client_for, games, absence_id):
+    starts = timezone.now() + timedelta(days=3)
+    Api(token_for("x0")).post(
+        f"/games/{games['other'].pk}/absences",
+        {"starts_at": starts.isoformat(), "ends_at": (starts + timedelta(days=1)).isoformat()},
+    )
+    assert Absence.objects.count() == 1
+    target = str(Absence.objects.get().pk) if absence_id == "other" else absence_id
+    before = snapshot()
+    response = client_for("ann").post(f"/absences/{target}/withdraw/", {"back": "\x00"})
+    assert response.status_code in (302, 400, 404)
+    assert snapshot() == before
+
+
+def test_t5_an_extension_of_a_finished_game_is_refused(moderator, games):
+    over = games["over"]
+    over.refresh_from_db()
+    before = snapshot()
+    data = {"action": "extend", "reason": "r", "step": over.step_number, "hours": "24"}
+    response = moderator.post(f"/moderation/games/{over.pk}/act/", data)
+    assert response.status_code in (302, 400, 403, 404)
+    assert snapshot() == before
+
+
+def test_a_stranger_s_head_with_the_owner_s_etag_learns_nothing_of_an_unlisted_game(games):
+    """A 304 to a stranger would confirm a guessed tag: the private view answers 403/404 whatever the tag."""
+    other = games["other"]
+    Game.objects.filter(pk=other.pk).update(visibility=Game.Visibility.UNLISTED)
+    owner = Api(token_for("x0"))
+    stranger = Api(token_for("ann"))
+    for path in (f"/games/{other.pk}/me", f"/games/{other.pk}/events", f"/games/{other.pk}/posts"):
+        tag = owner.get(path)["ETag"]
+        for method in (stranger.get, stranger.head):
+            response = method(path, HTTP_IF_NONE_MATCH=tag)
+            if path.endswith("/me"):
+                assert response.status_code in (403, 404), path
+            else:  # unlisted: readable by anyone with the link, and the same tag for all
+                assert response.status_code in (200, 304), path
+                assert b"fascist" not in response.content.lower(), path
+
+
+def test_a_stranger_s_move_is_refused_and_its_refusal_tells_only_what_the_public_read_does(games):
+    """A stale step is checked before the seat: a stranger learns the step number, which GET /games/N shows to
+    anyone; with the right step the refusal is not_seated."""
+    other = games["other"]
+    other.refresh_from_db()
+    api = Api(token_for("ann"))
+    body = {"type": "nominate", "step_number": other.step_number + 3, "target": "x1"}
+    stale = api.post(f"/games/{other.pk}/moves", body)
+    assert stale.status_code == 409
+    assert stale.json()["step_number"] == api.get(f"/games/{other.pk}").json()["step_number"]
+    body["step_number"] = other.step_number
+    assert api.post(f"/games/{other.pk}/moves", body).json()["code"] == "not_seated"
+    assert not ActionRecord.objects.filter(game=other, source=ActionRecord.Source.PLAYER).exists()
