@@ -13,7 +13,7 @@ from django.contrib.auth.models import Group
 from django.contrib.messages import constants, get_messages
 from django.utils import timezone
 
-from games.models import Absence, ActionRecord, Game, GameEvent, Notification, Post, WebhookSubscription
+from games.models import Absence, ActionRecord, Game, GameEvent, Notification, Post, Profile, WebhookSubscription
 from games.services import cancel
 from games.services.transfer import import_script
 from moderation.models import AuditEntry
@@ -510,3 +510,45 @@ def test_a_stranger_s_move_is_refused_and_its_refusal_tells_only_what_the_public
     body["step_number"] = other.step_number
     assert api.post(f"/games/{other.pk}/moves", body).json()["code"] == "not_seated"
     assert not ActionRecord.objects.filter(game=other, source=ActionRecord.Source.PLAYER).exists()
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Honolulu", "Pacific/Kiritimati", "America/Sitka", "Asia/Manila"])
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59", "0001-01-01T00:00", "1800-01-01T00:00", "1867-10-18T12:00"])
+def test_e4_t5_a_local_date_at_the_calendar_s_ends_in_a_far_zone_is_refused(client_for, moderator, zone, moment):
+    """Typed in a datetime-local field and read in the person's zone (old dates have odd local-mean-time offsets:
+    Sitka was +14:58 until 1867, Manila +15:56 until 1844): a 400 or a refusal, never a 500, nothing changed."""
+    game = running_game(now=timezone.now())
+    game.refresh_from_db()
+    for name in ("ann", "mod"):
+        Profile.objects.filter(pk=Profile.of(get_user_model().objects.get(username=name)).pk).update(time_zone=zone)
+    before = snapshot()
+    ann = client_for("ann")
+    for path in (f"/games/{game.pk}/absence/", "/profile/absences/"):
+        assert ann.post(path, {"starts_at": moment, "ends_at": moment}).status_code == 400, path
+    data = {"action": "extend", "reason": "r", "step": game.step_number, "hours": "24", "deadline": moment}
+    response = moderator.post(f"/moderation/games/{game.pk}/act/", data)
+    assert response.status_code == 302 and refusal(response)
+    assert snapshot() == before
+    assert ann.get(f"/games/{game.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize("target", ["theirs", "99999999", str(10**30), "%00"])
+def test_deleting_someone_else_s_or_no_webhook_changes_nothing(client_for, target):
+    theirs = WebhookSubscription.objects.create(
+        owner=make_user("zed"), kind=WebhookSubscription.Kind.NOTICES, url="https://example.org/zed",
+        secret=WebhookSubscription.new_secret(), created_at=timezone.now(),
+    )  # fmt: skip
+    before = snapshot()
+    path = f"/webhooks/{theirs.pk if target == 'theirs' else target}/delete/"
+    response = client_for("ann").post(path)
+    assert response.status_code in (302, 400, 404)
+    assert snapshot() == before
+    assert "example.org/zed" not in client_for("ann").get("/profile/webhooks/").content.decode()
+
+
+@pytest.mark.parametrize("game_id", ["99999999", str(10**30), "0"])
+def test_a_game_s_webhooks_page_of_no_game_is_a_404(client_for, game_id):
+    for method in ("get", "post"):
+        response = getattr(client_for("ann"), method)(f"/games/{game_id}/webhooks/", {"url": "https://example.org/"})
+        assert response.status_code == 404, method
+    assert not WebhookSubscription.objects.exists()
