@@ -15,14 +15,18 @@ from .notify import notify_absence
 from .play import lock_game
 
 MAX_AHEAD = timedelta(days=365)  # E4: an absence is announced at most a year before it starts
+MAX_OFFSET = timedelta(hours=14)  # the farthest any place's clock is from UTC (Kiribati); PostgreSQL holds ±15:59
 
 
 def check_dates(starts_at: datetime, ends_at: datetime, now: datetime) -> None:
-    """What no game allows, whatever its settings: times without their offset, an end before the start, a start
-    more than a year ahead (which also keeps every date of an absence far from the calendar's end: a year 9999
-    with +14:00 would be year 10000 in UTC, which neither the database nor the time zones can hold)."""
+    """What no game allows, whatever its settings: times without their offset or with one no place uses (Python
+    takes up to ±23:59, PostgreSQL refuses more than ±15:59 in a query), an end before the start, a start more than
+    a year ahead (which also keeps every date of an absence far from the calendar's end: a year 9999 with +14:00
+    would be year 10000 in UTC, which neither the database nor the time zones can hold)."""
     if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
         raise GameError(_("Give times with their UTC offset (2026-12-01T18:00:00+01:00)."), code="invalid_dates")
+    if any(abs(moment.utcoffset()) > MAX_OFFSET for moment in (starts_at, ends_at)):
+        raise GameError(_("A UTC offset is between -14:00 and +14:00."), code="invalid_dates")
     if ends_at <= starts_at:
         raise GameError(_("An absence must end after it starts."), code="invalid_dates")
     if starts_at - now > MAX_AHEAD:  # a difference, never a conversion: it cannot overflow
