@@ -27,13 +27,13 @@ from pydantic import StringConstraints
 from games.access import viewer_for
 from games.api_problems import Problem, field_problem, for_programs, problem
 from games.engine import legal_actions, player_view, public_view, waiting_for
+from games.engine.notation import KIND_VALUES, PLAYER_MOVES, player_move
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
 from games.presenters import DURATIONS
 from games.services import GameError, declare_absence, join_game, leave_game, make_move
 from games.services.forum import file_claim, post_message
 from games.services.lobby import signed_up
 from games.services.messages import describe_in_list
-from games.services.moves import move_of
 
 MAX_ID = 10**18  # as the site's <id:...> converter: a bigger number is no row, and PostgreSQL refuses it
 PAGE = 100
@@ -337,7 +337,7 @@ def private(request, game_id: Id):
     if state is None or not viewer.is_player:
         raise GameError(_("You do not hold a seat in this game."), code="not_seated")
     seat = viewer.seat.number
-    moves = [move_of(state, action) for action in legal_actions(state, seat)] if not state.over else []
+    moves = [player_move(state, action) for action in legal_actions(state, seat)] if not state.over else []
     return {
         **player_view(state, seat),
         "step_number": state.step_number,
@@ -423,12 +423,11 @@ def deadlines(request):
 
 
 class MoveIn(Schema):
-    type: Literal["nominate", "vote", "discard", "enact", "veto", "veto_reply", "investigate", "special_election",
-                  "execute"]  # fmt: skip
+    type: Literal[PLAYER_MOVES]
     step_number: int = Field(ge=0, le=10**9, description="the step the move is made for (GET .../me)")
     target: Name | None = None
-    vote: Literal["ja", "nein"] | None = None
-    policy: Literal["L", "F"] | None = None
+    vote: Literal[KIND_VALUES["ballot"]] | None = None
+    policy: Literal[KIND_VALUES["policy"]] | None = None
     accept: bool | None = None
 
 

@@ -6,8 +6,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .engine.notation import KIND_VALUES, PLAYER_FIELDS, PLAYER_MOVES
 from .models import ApiToken, Game, Post, Profile
-from .services.moves import PLAYER_MOVES
 from .zones import zone_choices
 
 
@@ -109,8 +109,8 @@ class MoveForm(forms.Form):
         min_value=0, error_messages={"required": _("The form is incomplete: reload the page.")}
     )
     target = forms.CharField(required=False, max_length=150)
-    vote = forms.ChoiceField(required=False, choices=[("ja", "Ja"), ("nein", "Nein")])
-    policy = forms.ChoiceField(required=False, choices=[("L", "L"), ("F", "F")])
+    vote = forms.ChoiceField(required=False, choices=[(ballot, ballot.title()) for ballot in KIND_VALUES["ballot"]])
+    policy = forms.ChoiceField(required=False, choices=[(policy, policy) for policy in KIND_VALUES["policy"]])
     accept = forms.ChoiceField(required=False, choices=[("yes", "yes"), ("no", "no")])
     confirmed = forms.ChoiceField(required=False, choices=[("yes", "yes")])
 
@@ -121,16 +121,16 @@ class MoveForm(forms.Form):
 
     def confirmed_fields(self) -> list[tuple[str, str]]:
         """The fields to POST again, confirmed, from the confirmation page."""
-        names = ("type", "step_number", "target", "policy", "accept")
+        names = ("type", "step_number", *(name for name in PLAYER_FIELDS if name != "vote"))
         return [(name, str(self.cleaned_data[name])) for name in names if self.cleaned_data[name] not in ("", None)]
 
     def move(self) -> dict:
         """The move as a replay action without `by`: only the fields given."""
         data = self.cleaned_data
         move = {"type": data["type"]}
-        move.update({name: data[name] for name in ("target", "vote", "policy") if data[name]})
-        if data["accept"]:
-            move["accept"] = data["accept"] == "yes"
+        for name, kind in PLAYER_FIELDS.items():
+            if data[name]:
+                move[name] = data[name] == "yes" if kind == "bool" else data[name]
         return move
 
 

@@ -6,7 +6,6 @@ Pure Python like the engine: `manage.py replay` is a thin wrapper, and tests cal
 from dataclasses import dataclass, field
 
 from .engine import (
-    Action,
     GameState,
     IllegalAction,
     InvalidSetup,
@@ -18,31 +17,10 @@ from .engine import (
     summary,
 )
 from .engine.errors import _
+from .engine.notation import BadShape, check_shape, to_action
 from .engine.rng import DEFAULT_SCHEME, SCHEMES
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
-
-# type -> {field: kind}; kinds: "name" (a non-empty string), "ballot", "policy", "bool".
-ACTION_FIELDS = {
-    "nominate": {"by": "name", "target": "name"},
-    "vote": {"by": "name", "vote": "ballot"},
-    "discard": {"by": "name", "policy": "policy"},
-    "enact": {"by": "name", "policy": "policy"},
-    "veto": {"by": "name"},
-    "veto_reply": {"by": "name", "accept": "bool"},
-    "investigate": {"by": "name", "target": "name"},
-    "special_election": {"by": "name", "target": "name"},
-    "execute": {"by": "name", "target": "name"},
-    "timeout": {},
-    "absence": {"by": "name", "away": "bool"},
-    "substitute": {"name": "name"},
-    "withdraw": {"name": "name"},  # this project's own: REPLAY.md has no such action (README: Fairness)
-    "excuse": {"player": "name"},
-    "exile": {"player": "name"},
-    "replace": {"player": "name", "name": "name"},
-    "cancel": {},
-}
-_KIND_VALUES = {"ballot": ("ja", "nein"), "policy": ("L", "F")}
 
 
 class ScriptError(ValueError):
@@ -85,7 +63,10 @@ def parse_script(data) -> Script:
         raise ScriptError("each reshuffle is a list of cards, L or F")
     actions = _optional(data, "actions", list, "a list of actions") or []
     for index, action in enumerate(actions):
-        check_action_shape(action, f"action {index}")
+        try:
+            check_shape(action, f"action {index}")
+        except BadShape as error:
+            raise ScriptError(str(error)) from None
     settings = _optional(data, "settings", dict, "an object of setting: value") or {}
     try:
         settings = Settings.from_dict(settings)
@@ -99,28 +80,6 @@ def _optional(data: dict, key: str, kind: type, what: str):
     if value is not None and not isinstance(value, kind):
         raise ScriptError(f"{key} must be {what}")
     return value
-
-
-def check_action_shape(action, where: str = "the action") -> None:
-    """REPLAY.md's first kind of wrong: an action whose shape is wrong. Raises ScriptError."""
-    if not isinstance(action, dict):
-        raise ScriptError(f"{where} is not an object")
-    kind = action.get("type")
-    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None:
-        raise ScriptError(f"{where} has an unknown type {action.get('type')!r}")
-    for name, kind in fields.items():
-        if name not in action:
-            raise ScriptError(f"{where} ({action['type']}) needs {name!r}")
-        value = action[name]
-        if kind == "bool":
-            ok = isinstance(value, bool)
-        elif kind == "name":
-            ok = isinstance(value, str) and value != ""
-        else:
-            ok = value in _KIND_VALUES[kind]
-        if not ok:
-            raise ScriptError(f"{where} ({action['type']}) has an invalid {name!r}: {value!r}")
 
 
 def start(script: Script) -> GameState:
@@ -137,35 +96,6 @@ def start(script: Script) -> GameState:
         )
     except InvalidSetup as error:
         raise ScriptError(str(error)) from None
-
-
-def to_action(g: GameState, step: dict) -> Action:
-    """The engine's move for one script action (its shape already checked); a name with no seat is illegal."""
-    fields = ACTION_FIELDS[step["type"]]
-    seat = _seat_finder(g)
-    player = "target" if "target" in fields else "player"
-    return Action(
-        step["type"],
-        by=seat(step["by"]) if "by" in fields else None,
-        target=seat(step[player]) if player in fields else None,
-        choice=next((step[key] for key in _CHOICE_FIELDS if key in fields), None),
-        name=step["name"] if "name" in fields else None,
-    )
-
-
-_CHOICE_FIELDS = ("vote", "policy", "accept", "away")
-
-
-def _seat_finder(g: GameState):
-    def seat(name: str) -> int:
-        for index, s in enumerate(g.seats):
-            if s.name == name:
-                return index
-        if name in g.former_names:
-            raise IllegalAction(_("%(name)s no longer holds a seat in this game."), code="not_seated", name=name)
-        raise IllegalAction(_("%(name)s is not a player in this game."), code="no_such_player", name=name)
-
-    return seat
 
 
 def play(script: Script) -> tuple[GameState, dict | None]:

@@ -5,10 +5,11 @@ nothing when the rules forbid the move. Everything random comes from the game's 
 game is fully determined by its set-up and its list of moves. See events.py for the public log.
 """
 
-from .actions import ACTION_TYPES, Action, apply
+from .actions import ACTION_TYPES, apply
 from .constants import Party, Power, Role, SeatStatus, Step
 from .errors import IllegalAction, InvalidSetup
 from .legal import legal_actions, random_move
+from .notation import Action
 from .settings import Settings
 from .setup import new_game
 from .state import GameState

@@ -4,33 +4,14 @@ A move is checked in full before anything changes, so an illegal one raises Ille
 state untouched.
 """
 
-from typing import NamedTuple
-
 from . import election, legislature, participation, powers
 from .common import require_actor, require_living, require_step
 from .constants import ALIVE, BALLOTS, DISCARD, ENACT, EXECUTION_VOTE, NOMINATE, POLICIES, VETO_REPLY, VOTE, Step
 from .errors import IllegalAction, _
+from .notation import MOVES_BY_A_SEAT, Action
 from .state import GameState
 from .timeouts import timeout
 from .voting import cast_ballot
-
-
-class Action(NamedTuple):
-    """One move. Seats are indices in seat order.
-
-    type      nominate, vote, discard, enact, veto, veto_reply, investigate, special_election, execute,
-              timeout, absence, substitute, withdraw, excuse, exile, replace, cancel
-    by        the seat making the move
-    target    the nominee, the power's target, or the player a moderator acts on
-    choice    the ballot ("ja"/"nein"), the policy ("L"/"F"), a veto answer or an absence (True/False)
-    name      a new person: a substitute, who takes the seat in a replacement, or who withdraws
-    """
-
-    type: str
-    by: int | None = None
-    target: int | None = None
-    choice: str | bool | None = None
-    name: str | None = None
 
 
 def apply(g: GameState, action: Action) -> list[dict]:
@@ -43,7 +24,7 @@ def apply(g: GameState, action: Action) -> list[dict]:
         raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=by, code="no_such_seat")
     if target is not None and (target.__class__ is not int or not 0 <= target < seats):
         raise IllegalAction(_("There is no seat %(seat)s in this game."), seat=target, code="no_such_seat")
-    if by is None and action.type in _MOVES_BY_A_PLAYER:
+    if by is None and action.type in MOVES_BY_A_SEAT:
         raise IllegalAction(_("This move needs the player who makes it."), code="actor_missing")
     start = len(g.events)
     handler(g, action)
@@ -205,5 +186,3 @@ _HANDLERS = {
 }
 
 ACTION_TYPES = tuple(_HANDLERS)
-_NOT_BY_A_PLAYER = {"timeout", "substitute", "withdraw", "excuse", "exile", "replace", "cancel"}
-_MOVES_BY_A_PLAYER = frozenset(ACTION_TYPES) - _NOT_BY_A_PLAYER

@@ -4,7 +4,6 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Protocol
 
-from .actions import Action
 from .constants import (
     ALIVE,
     BALLOTS,
@@ -23,6 +22,7 @@ from .constants import (
 )
 from .errors import IllegalAction, _
 from .legislature import veto_allowed
+from .notation import Action
 from .powers import power_targets
 from .state import GameState
 from .terms import eligible_chancellors

@@ -14,22 +14,9 @@ from django.utils import translation
 from django.utils.translation import pgettext
 
 from games.engine import GameState, legal_actions
-from games.engine.constants import BALLOTS, POLICIES
+from games.engine.constants import POLICIES
+from games.engine.notation import COMMAND_WORDS, CommandWord, command_for, command_move, player_move
 
-from .moves import move_of
-
-# Move type -> its command word, marked for translation (context "email command"), and what follows it.
-WORDS = {
-    "nominate": (lambda: pgettext("email command", "nominate"), "name"),
-    "discard": (lambda: pgettext("email command", "discard"), "card"),
-    "enact": (lambda: pgettext("email command", "enact"), "card"),
-    "veto": (lambda: pgettext("email command", "veto"), None),
-    "accept": (lambda: pgettext("email command", "accept"), None),
-    "refuse": (lambda: pgettext("email command", "refuse"), None),
-    "investigate": (lambda: pgettext("email command", "investigate"), "name"),
-    "special_election": (lambda: pgettext("email command", "pick"), "name"),
-    "execute": (lambda: pgettext("email command", "execute"), "name"),
-}
 PUNCTUATION = ".,;:!?¡¿\"'()"
 
 
@@ -48,27 +35,22 @@ def commands_for(state: GameState, seat: int, language: str) -> list[Command]:
     """The commands `seat` may send now, one per legal move, in `language` and in English."""
     commands = []
     for action in legal_actions(state, seat):
-        kind, move = action.type, move_of(state, action)
-        if kind == "vote":
-            key, argument = None, action.choice
-        elif kind == "veto_reply":
-            key, argument = ("accept" if action.choice else "refuse"), None
-        elif kind in ("discard", "enact"):
-            key, argument = kind, action.choice
-        elif kind == "veto":
-            key, argument = kind, None
-        else:
-            key, argument = kind, move["target"]
-        commands.append(Command(_line(key, argument, language), _line(key, argument, "en"), move))
+        move = player_move(state, action)
+        command, argument = command_for(move)
+        commands.append(Command(_line(command, argument, language), _line(command, argument, "en"), move))
     return commands
 
 
-def _line(key: str | None, argument: str | None, language: str) -> str:
-    if key is None:
-        return argument  # a ballot: ja or nein, the game's own words in every language
-    with translation.override(language):
-        word = WORDS[key][0]()
+def _line(command: CommandWord, argument: str | None, language: str) -> str:
+    word = _spelled(command, language)
     return f"{word} {argument}" if argument else word
+
+
+def _spelled(command: CommandWord, language: str) -> str:
+    if not command.translated:
+        return command.word
+    with translation.override(language):
+        return pgettext("email command", command.word)
 
 
 def read_command(line: str, language: str, names: list[str]) -> dict | None:
@@ -78,40 +60,33 @@ def read_command(line: str, language: str, names: list[str]) -> dict | None:
     if not words:
         return None
     first = words[0].strip(PUNCTUATION).lower()
-    key = _command_key(first, language)
-    if key is None:
+    command = _command_word(first, language)
+    if command is None:
         return None
     if words[0].lower() != first:  # "Nein," or "veto!": a sentence that starts with a command word
         raise NotACommand(line)
     arguments = words[1:]
-    if key in BALLOTS:
+    if command.takes is None:
         if arguments:
             raise NotACommand(line)
-        return {"type": "vote", "vote": key}
-    takes = WORDS[key][1]
-    if takes is None:
-        if arguments:
-            raise NotACommand(line)
-        return {"type": "veto"} if key == "veto" else {"type": "veto_reply", "accept": key == "accept"}
+        return command_move(command)
     if len(arguments) != 1:
         raise NotACommand(line)
     argument = arguments[0]
-    if takes == "card":
+    if command.takes == "policy":
         if argument.upper() not in POLICIES:
             raise NotACommand(line)
-        return {"type": key, "policy": argument.upper()}
+        return command_move(command, argument.upper())
     match = next((name for name in names if name.lower() == argument.lower()), None)
     if match is None:
         raise NotACommand(line)
-    return {"type": key, "target": match}
+    return command_move(command, match)
 
 
-def _command_key(word: str, language: str) -> str | None:
-    if word in BALLOTS:
-        return word
-    for key, (spelled, _takes) in WORDS.items():
-        for code in {"en", language} & {code for code, _name in settings.LANGUAGES}:
-            with translation.override(code):
-                if spelled().lower() == word:
-                    return key
+def _command_word(word: str, language: str) -> CommandWord | None:
+    languages = {"en", language} & {code for code, _name in settings.LANGUAGES}
+    for command in COMMAND_WORDS:
+        spelled = [_spelled(command, code) for code in languages] if command.translated else [command.word]
+        if word in (s.lower() for s in spelled):
+            return command
     return None

@@ -5,15 +5,11 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.engine.notation import MOVE_FIELDS, PLAYER_MOVES
 from games.models import ActionRecord, Game, Seat
-from games.replay import ACTION_FIELDS
 
 from .errors import GameError
 from .play import apply_or_refuse, changing, play
-
-PLAYER_MOVES = frozenset(
-    {"nominate", "vote", "discard", "enact", "veto", "veto_reply", "investigate", "special_election", "execute"}
-)
 
 
 def make_move(game_id: int, user, move: dict, step_number: int, *, now: datetime | None = None) -> list[dict]:
@@ -59,20 +55,6 @@ def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, n
         )
     if seat is None or not seat.active or seat.number is None:
         raise GameError(_("You do not hold a seat in this game."), code="not_seated")
-    fields = ACTION_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
+    fields = MOVE_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
     kept = {key: value for key, value in move.items() if key in fields}
     return {"type": move["type"], **kept, "by": user.get_username()}
-
-
-def move_of(state, action) -> dict:
-    """The service's move (as make_move takes it, without `by`) for one of the engine's legal actions."""
-    move = {"type": action.type}
-    if action.target is not None:
-        move["target"] = state.seats[action.target].name
-    if action.type == "vote":
-        move["vote"] = action.choice
-    elif action.type in ("discard", "enact"):
-        move["policy"] = action.choice
-    elif action.type == "veto_reply":
-        move["accept"] = action.choice
-    return move

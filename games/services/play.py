@@ -19,8 +19,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from games.engine import GameState, IllegalAction, Step, apply, waiting_for
+from games.engine.notation import BadShape, check_shape, to_action
 from games.models import ActionRecord, Game, GameEvent, Seat
-from games.replay import ScriptError, check_action_shape, to_action
 from games.signals import game_changed, newcomer_dropped
 
 from .clock import compute_deadline
@@ -99,11 +99,11 @@ def apply_or_refuse(state: GameState, action: dict) -> list[dict]:
     """Apply a replay script action to `state` and return its public events, or raise GameError with the
     rules' own message."""
     try:
-        check_action_shape(action)
+        check_shape(action)
         return apply(state, to_action(state, action))
     except IllegalAction as error:
         raise GameError(gettext(error.template) % error.params, code=error.code) from None
-    except ScriptError as error:
+    except BadShape as error:
         raise GameError(str(error), code="invalid_move") from None
 
 

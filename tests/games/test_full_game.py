@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from games.engine import legal_actions, waiting_for
+from games.engine.notation import player_move
 from games.models import Game
 from games.replay import replay_script
 from games.services import create_game, join_game, make_move, sweep_due_deadlines
-from games.services.moves import move_of
 from games.services.transfer import export_script
 from tests.factories import NAMES, START, make_user
 
@@ -39,7 +39,7 @@ def test_a_lobby_game_is_played_to_its_end(players):
         state = game.load_state()
         owing = set(waiting_for(state))
         action = rnd.choice([a for a in legal_actions(state) if a.by in owing])
-        make_move(game.pk, user(state.seats[action.by].name), move_of(state, action), game.step_number, now=now)
+        make_move(game.pk, user(state.seats[action.by].name), player_move(state, action), game.step_number, now=now)
     assert game.status == Game.Status.FINISHED
     assert game.winner in ("liberal", "fascist")
     status, output = replay_script(export_script(game))

@@ -10,9 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.engine import codec, legal_actions
+from games.engine.notation import PLAYER_MOVES
 from games.models import Game
 from games.services import make_move, sweep_due_deadlines
-from games.services.moves import PLAYER_MOVES
 from games.services.play import changing
 from games.services.transfer import import_script
 from tests.factories import START, running_game

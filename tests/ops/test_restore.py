@@ -12,12 +12,12 @@ from django.db import connections
 from django.utils import timezone
 
 from games.engine import codec, legal_actions, waiting_for
+from games.engine.notation import player_move
 from games.management.chaos.scenarios import using_database
 from games.management.chaos.services import database_url
 from games.models import ActionRecord, Game
 from games.services import make_move
 from games.services.deadlines import sweep_due_deadlines
-from games.services.moves import move_of
 from tests.factories import governments, running_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -45,7 +45,7 @@ def test_t4_a_running_game_restored_from_last_nights_backup_goes_on(tmp_path):
             state = again.load_state()
             seat = waiting_for(state)[0]
             player = again.seats.get(number=seat).user
-            make_move(again.pk, player, move_of(state, legal_actions(state, seat)[0]), state.step_number)
+            make_move(again.pk, player, player_move(state, legal_actions(state, seat)[0]), state.step_number)
             assert ActionRecord.objects.filter(game=again, source=ActionRecord.Source.PLAYER).count() == 1
             due = Game.objects.get(pk=game.pk).deadline
             assert sweep_due_deadlines(now=due + timedelta(seconds=1)) == 1  # its deadlines are enforced there
