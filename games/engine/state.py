@@ -172,14 +172,6 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
         return [self.seats[i].name for i in seats]
 
     def to_dict(self) -> dict:
-        """The whole state as JSON-shaped data (events and settings included): a snapshot, never shared."""
-        from .codec import to_builtins
-
-        return to_builtins(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "GameState":
-        """A state from `to_dict()`'s data, or from data stored by an earlier version (upgraded first)."""
-        from .codec import from_builtins
-
-        return from_builtins(data)
+        """The whole state as JSON-shaped data (events and settings included): a snapshot, never shared; read
+        back with codec.from_builtins, which upgrades data of an earlier version first."""
+        return msgspec.to_builtins(self)

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bench import engine_before
-from games.engine import Action, IllegalAction, apply, legal_actions, new_game, random_move
+from games.engine import Action, IllegalAction, apply, codec, legal_actions, new_game, random_move
 
 from .helpers import act, make_game
 
@@ -35,7 +35,7 @@ def test_legal_actions_are_all_legal():
     rnd = random.Random(4)
     while not g.over:
         for move in legal_actions(g):
-            copy = type(g).from_dict(g.to_dict())
+            copy = codec.from_builtins(g.to_dict())
             apply(copy, move)
         apply(g, random_move(g, rnd))
 

@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import Action, GameState, IllegalAction, Settings, apply, new_game, random_move, summary
+from games.engine import Action, GameState, IllegalAction, Settings, apply, codec, new_game, random_move, summary
 from games.engine.constants import ROLE_COUNTS, Role, SeatStatus
 from games.engine.events import EVENT_TYPES
 
@@ -74,7 +74,7 @@ def play(n: int, seed: int, *, roundtrip_every: int = 0, settings=None) -> GameS
         check_invariants(g)
         check_the_dead_never_act(g)
         if roundtrip_every and serial % roundtrip_every == 0:
-            g = GameState.from_dict(json.loads(json.dumps(g.to_dict())))
+            g = codec.from_builtins(json.loads(json.dumps(g.to_dict())))
     raise AssertionError("the game did not end")
 
 

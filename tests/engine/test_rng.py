@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import GameState, apply, new_game, random_move
+from games.engine import GameState, apply, codec, new_game, random_move
 from games.engine.rng import NAMED_STREAMS, SINGLE_STREAM, Randomness, Rng, stream_seed
 from games.engine.setup import seat_and_deal
 from games.replay import EXIT_INVALID, replay_script
@@ -71,7 +71,7 @@ def test_a_game_stored_and_loaded_at_every_move_plays_as_one_never_stored(scheme
         g = new_game(NAMES[:7], seed=41, rng=scheme)
         while not g.over:
             if reload:
-                g = GameState.from_dict(g.to_dict())
+                g = codec.from_builtins(g.to_dict())
             apply(g, random_move(g, moves))
         return g
 
