@@ -6,22 +6,19 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.access import can_read, viewer_for
+from games.access import can_read, is_moderator, viewer_for
 from games.models import Absence, Game, GameEvent, Post
 from games.services import GameError, interventions
 from games.services.absences import end_absence as end_absence_service
+from games.services.knowledge import record_witness
 from games.services.play import lock_game
+from games.services.play_bars import set_play_bar
 
 from .models import AuditEntry, Ban, Report
-
-PERMISSION = "moderation.moderate"
-
-
-def is_moderator(user) -> bool:
-    return bool(user and user.is_authenticated and user.has_perm(PERMISSION))
 
 
 def can_moderate(user, game: Game) -> bool:
@@ -44,6 +41,10 @@ def _reason(reason: str) -> str:
 
 
 def audit(actor, action: str, reason: str, *, game: Game | None = None, target=None, **details) -> AuditEntry:
+    """An entry in the audit log. A moderator who acts on a running game has seen its secrets: games records them
+    as a witness, in the same transaction, and they may not take a seat in it (issue 9)."""
+    if game is not None:
+        record_witness(game, actor)
     return AuditEntry.objects.create(
         actor=actor,
         actor_name=actor.get_username(),
@@ -235,6 +236,7 @@ def ban(moderator, user, days: int, reason: str) -> bool:
         if Ban.objects.filter(user=user, lifted_at=None, until__gte=until - timedelta(minutes=1)).exists():
             return False
         Ban.objects.create(user=user, until=until, reason=reason, created_by=moderator)
+        _bar_from_play(user)
         audit(moderator, "ban", reason, target=user, days=days)
         return True
 
@@ -251,10 +253,11 @@ def lift_ban(moderator, ban_id: int, reason: str) -> bool:
             return False
         entry.lifted_at = timezone.now()
         entry.save(update_fields=["lifted_at"])
+        _bar_from_play(entry.user)
         audit(moderator, "lift_ban", reason, target=entry.user)
         return True
 
 
-def is_banned(user, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return Ban.objects.filter(user=user, until__gt=now, lifted_at=None).exists()
+def _bar_from_play(user) -> None:
+    """The games' bar on `user` lasts as long as their longest ban in force (none when all are lifted)."""
+    set_play_bar(user, Ban.objects.filter(user=user, lifted_at=None).aggregate(until=Max("until"))["until"])

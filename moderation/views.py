@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.access import can_read
+from games.access import can_read, is_moderator
 from games.engine import secret_view, summary
 from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
 from games.services.records import STARTED
@@ -36,7 +36,7 @@ DROPPED_OUTCOMES = (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SEND
 def moderator_required(view):
     @login_required
     def wrapped(request, *args, **kwargs):
-        if not services.is_moderator(request.user):
+        if not is_moderator(request.user):
             raise PermissionDenied(_("This page is for moderators."))
         return view(request, *args, **kwargs)
 
