@@ -39,6 +39,13 @@ def viewer_for(game: Game, user, state: GameState | None) -> Viewer:
     return Viewer(user, seat, bool(rows), alive, waiting)
 
 
+MODERATE = "moderation.moderate"  # the moderators' permission, given to the "moderators" group
+
+
+def is_moderator(user) -> bool:
+    return bool(user and user.is_authenticated and user.has_perm(MODERATE))
+
+
 def access_game(game_id: int) -> Game:
     try:
         return Game.objects.select_related("created_by").get(pk=game_id)

@@ -3,6 +3,7 @@ records with the discards, its graveyard) show to superusers only, and never to 
 once seated, waiting as a substitute or named to take a seat, superusers included."""
 
 from django.contrib import admin
+from django.db import transaction
 from django.db.models import Q
 
 from .models import (
@@ -15,17 +16,21 @@ from .models import (
     GameEvent,
     InboundEmail,
     Notification,
+    PlayBar,
     Post,
     PostRevision,
     Profile,
     Seat,
+    SecretWitness,
     SentEmail,
     SweepRun,
     ThreadRead,
     WebhookDelivery,
     WebhookSubscription,
 )
+from .services.knowledge import record_witness
 from .services.webhook_targets import redacted
+from .signals import secrets_shown
 
 SECRET_FIELDS = ("state", "setup", "seed")
 UNDER_WAY = (Game.Status.OPEN, Game.Status.RUNNING)
@@ -91,9 +96,9 @@ class GameAdmin(admin.ModelAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)
         if game is not None and game.status == Game.Status.RUNNING and not self.get_exclude(request, game):
-            from moderation.services import audit  # the secrets are shown: on the record, as on the moderation page
-
-            audit(request.user, "view_secrets", "opened the game in the admin", game=game)
+            with transaction.atomic():  # the secrets are shown: on the record, as on the moderation page
+                record_witness(game, request.user)
+                secrets_shown.send(Game, game=game, user=request.user, reason="opened the game in the admin")
         return super().change_view(request, object_id, form_url, extra_context)
 
     def get_exclude(self, request, obj=None):
@@ -219,6 +224,22 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     list_display = ("event", "subscription", "status", "attempts", "created_at", "due_at", "last_error")
     list_filter = ("status", "event")
     raw_id_fields = ("subscription",)
+
+
+@admin.register(PlayBar)
+class PlayBarAdmin(admin.ModelAdmin):
+    """Written by the moderators' bans: lift a ban in the moderator panel rather than here."""
+
+    list_display = ("user", "until")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
+
+
+@admin.register(SecretWitness)
+class SecretWitnessAdmin(admin.ModelAdmin):
+    list_display = ("game", "user", "seen_at")
+    search_fields = ("game__name", "user__username")
+    raw_id_fields = ("game", "user")
 
 
 admin.site.register(ApiRequestCount)

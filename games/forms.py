@@ -1,7 +1,5 @@
 """Forms: what people type, checked and turned into service calls."""
 
-from zoneinfo import ZoneInfo
-
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -176,10 +174,6 @@ class ProfileForm(ZoneChoices, forms.ModelForm):
             "digest_mentions",
             "reply_by_email",
         ]
-
-
-def to_local(moment, zone_name: str):
-    return timezone.localtime(moment, ZoneInfo(zone_name))
 
 
 class ApiTokenForm(forms.ModelForm):

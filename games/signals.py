@@ -8,3 +8,7 @@ game_changed = Signal()
 # kwargs: game_id, name. A person waiting for a seat was dropped because they had seen the game's secrets
 # (games.services.play); the moderation app records it and tells the moderators.
 newcomer_dropped = Signal()
+
+# kwargs: game, user, reason. Someone outside the game was shown a running game's secrets (the admin): games has
+# recorded them as a witness; the moderation app puts it in the audit log.
+secrets_shown = Signal()

@@ -2,7 +2,7 @@
 
 from django.core.cache import cache
 
-from .services import is_moderator
+from games.access import is_moderator
 
 LINK_SECONDS = 60  # how long a change of permission may take to show or hide the link (never to grant access)
 

@@ -5,9 +5,8 @@ from django import forms
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
-GAME_ACTIONS = ("pause", "resume", "extend", "end_now", "excuse", "exile", "replace", "cancel", "lock", "unlock")
-NEEDS_PLAYER = ("excuse", "exile", "replace")
-NAME_LENGTH = 150  # a user name's longest
+from .verbs import OPTIONS, VERBS
+
 TEXT_LENGTH = 2000
 SEARCH_LENGTH = 1000  # the middleware refuses longer query values with a message
 
@@ -19,28 +18,28 @@ def reason_field() -> forms.CharField:
 
 
 class GameActionForm(forms.Form):
-    """An intervention on a game, made from the page of its step `step` (a stale page is refused)."""
+    """An intervention on a game, made from the page of its step `step` (a stale page is refused): the actions and
+    their options are the verbs' (moderation.verbs)."""
 
-    action = forms.ChoiceField(choices=[(action, action) for action in GAME_ACTIONS])
+    action = forms.ChoiceField(choices=[(name, name) for name in VERBS])
     step = forms.IntegerField(min_value=0, error_messages={"required": _("The form is incomplete: reload the page.")})
     reason = reason_field()
-    hours = forms.IntegerField(required=False, min_value=1, max_value=720)
-    player = forms.CharField(required=False, max_length=NAME_LENGTH)
-    newcomer = forms.CharField(required=False, max_length=NAME_LENGTH)
     confirm = forms.BooleanField(required=False)
-    deadline = forms.DateTimeField(required=False)  # extend: the deadline the page showed
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update({name: option.field() for name, option in OPTIONS.items()})
 
     def clean(self):
         data = super().clean()
-        action = data.get("action")
-        if action == "cancel" and not data.get("confirm"):
-            self.add_error("confirm", _("Tick the box to confirm: cancelling a game cannot be undone."))
-        if action == "extend" and data.get("hours") is None:
-            self.add_error("hours", _("An extension is from 1 hour to 30 days."))
-        if action in NEEDS_PLAYER and not data.get("player"):
-            self.add_error("player", _("Choose a player."))
-        if action == "replace" and not data.get("newcomer"):
-            self.add_error("newcomer", _("Name the account that takes the seat."))
+        verb = VERBS.get(data.get("action"))
+        if verb is None:
+            return data
+        if verb.confirm and not data.get("confirm"):
+            self.add_error("confirm", verb.confirm)
+        for name in verb.required:
+            if data.get(name) in (None, ""):
+                self.add_error(name, OPTIONS[name].missing)
         return data
 
 

@@ -6,22 +6,20 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.access import can_read, viewer_for
+from games.access import can_read, is_moderator, viewer_for
 from games.models import Absence, Game, GameEvent, Post
-from games.services import GameError, interventions
+from games.services import GameError
 from games.services.absences import end_absence as end_absence_service
+from games.services.knowledge import record_witness
 from games.services.play import lock_game
+from games.services.play_bars import set_play_bar
 
 from .models import AuditEntry, Ban, Report
-
-PERMISSION = "moderation.moderate"
-
-
-def is_moderator(user) -> bool:
-    return bool(user and user.is_authenticated and user.has_perm(PERMISSION))
+from .verbs import OPTIONS, VERBS
 
 
 def can_moderate(user, game: Game) -> bool:
@@ -44,6 +42,10 @@ def _reason(reason: str) -> str:
 
 
 def audit(actor, action: str, reason: str, *, game: Game | None = None, target=None, **details) -> AuditEntry:
+    """An entry in the audit log. A moderator who acts on a running game has seen its secrets: games records them
+    as a witness, in the same transaction, and they may not take a seat in it (issue 9)."""
+    if game is not None:
+        record_witness(game, actor)
     return AuditEntry.objects.create(
         actor=actor,
         actor_name=actor.get_username(),
@@ -75,72 +77,35 @@ def announce(game: Game, action: str, now: datetime, **data) -> None:
 
 
 def game_action(moderator, game_id: int, action: str, reason: str, *, step: int, **options) -> bool:
-    """One intervention on a game, made from the page of step `step`: pause, resume, extend, end_now, excuse,
-    exile, replace, cancel, lock, unlock. Returns whether it changed anything; only a change is announced in
-    the thread and written in the audit log, so a repeated click leaves no second trace."""
+    """One intervention on a game (one of moderation.verbs), made from the page of step `step`. Returns whether it
+    changed anything; only a change is announced in the thread and written in the audit log, so a repeated click
+    leaves no second trace."""
     reason = _reason(reason)
-    if action not in _GAME_VERBS:
+    verb = VERBS.get(action)
+    if verb is None:
         raise GameError(_("Unknown action."), code="unknown_action")
     now = timezone.now()
     with transaction.atomic():
         game = access_game(moderator, game_id)
-        if _GAME_VERBS[action](moderator, game, step=step, now=now, **options) is False:
+        if verb.run(moderator, game, step=step, now=now, **options) is False:
             return False
         game.refresh_from_db()
-        public = {key: value for key, value in options.items() if key in ("hours", "player", "newcomer")}
-        if action in _ANNOUNCED:
-            announce(game, _ANNOUNCED[action], now, **public)
+        public = {key: value for key, value in options.items() if key in OPTIONS and OPTIONS[key].public}
+        if verb.announced_as:
+            announce(game, verb.announced_as, now, **public)
         newcomer = (
             get_user_model().objects.filter(username=options["newcomer"]).first() if "newcomer" in options else None
         )
-        entry = _AUDITED.get(action, action)
-        audit(moderator, entry, reason, game=game, target=newcomer, target_name=options.get("player", ""), **public)
+        audit(
+            moderator,
+            verb.audit_name,
+            reason,
+            game=game,
+            target=newcomer,
+            target_name=options.get("player", ""),
+            **public,
+        )
         return True
-
-
-def _intervention(verb, *named):
-    """A game service verb, called with the game, the moderator, the options it names, the step and the time."""
-
-    def run(moderator, game, *, step, now, **options):
-        return verb(game.pk, moderator, *(options[name] for name in named), step=step, now=now)
-
-    return run
-
-
-def _extend(moderator, game, *, step, now, hours, deadline=None):
-    return interventions.extend(game.pk, moderator, hours=hours, step=step, seen_deadline=deadline, now=now)
-
-
-def _set_thread_lock(locked: bool):
-    def run(moderator, game, *, step, now) -> bool:
-        # A conditional update: of two clicks at once, only one finds the thread in the other state.
-        return bool(Game.objects.filter(pk=game.pk, thread_locked=not locked).update(thread_locked=locked))
-
-    return run
-
-
-_GAME_VERBS = {
-    "pause": _intervention(interventions.pause),
-    "resume": _intervention(interventions.resume),
-    "extend": _extend,
-    "end_now": _intervention(interventions.end_now),
-    "excuse": _intervention(interventions.excuse, "player"),
-    "exile": _intervention(interventions.exile, "player"),
-    "replace": _intervention(interventions.replace, "player", "newcomer"),
-    "cancel": _intervention(interventions.cancel),
-    "lock": _set_thread_lock(True),
-    "unlock": _set_thread_lock(False),
-}
-_AUDITED = {"lock": "lock_thread", "unlock": "unlock_thread"}
-# Verbs the engine does not announce itself: the thread's log says what a moderator did (never why).
-_ANNOUNCED = {
-    "pause": "pause",
-    "resume": "resume",
-    "extend": "extend",
-    "end_now": "end_now",
-    "lock": "thread_locked",
-    "unlock": "thread_unlocked",
-}
 
 
 def set_post_hidden(moderator, post_id: int, hidden: bool, reason: str) -> bool:
@@ -235,6 +200,7 @@ def ban(moderator, user, days: int, reason: str) -> bool:
         if Ban.objects.filter(user=user, lifted_at=None, until__gte=until - timedelta(minutes=1)).exists():
             return False
         Ban.objects.create(user=user, until=until, reason=reason, created_by=moderator)
+        _bar_from_play(user)
         audit(moderator, "ban", reason, target=user, days=days)
         return True
 
@@ -251,10 +217,11 @@ def lift_ban(moderator, ban_id: int, reason: str) -> bool:
             return False
         entry.lifted_at = timezone.now()
         entry.save(update_fields=["lifted_at"])
+        _bar_from_play(entry.user)
         audit(moderator, "lift_ban", reason, target=entry.user)
         return True
 
 
-def is_banned(user, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return Ban.objects.filter(user=user, until__gt=now, lifted_at=None).exists()
+def _bar_from_play(user) -> None:
+    """The games' bar on `user` lasts as long as their longest ban in force (none when all are lifted)."""
+    set_play_bar(user, Ban.objects.filter(user=user, lifted_at=None).aggregate(until=Max("until"))["until"])

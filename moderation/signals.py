@@ -1,5 +1,6 @@
-"""Sign-in addresses, for flagging one person holding two seats of a game; and the moderators told when the
-site dropped someone waiting for a seat because they had seen the game's secrets."""
+"""Sign-in addresses, for flagging one person holding two seats of a game; the audit log told when the games
+show a running game's secrets outside the moderation page; and the moderators told when the site dropped someone
+waiting for a seat because they had seen the game's secrets."""
 
 import logging
 
@@ -9,10 +10,11 @@ from django.core.mail import send_mail
 from django.dispatch import receiver
 
 from games.models import Game
-from games.signals import newcomer_dropped
+from games.signals import newcomer_dropped, secrets_shown
 
 from .apps import MODERATORS
 from .models import AuditEntry, SignIn
+from .services import audit
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +24,12 @@ def record_sign_in(sender, request, user, **kwargs) -> None:
     ip = request.META.get("REMOTE_ADDR") if request is not None else None
     if ip:
         SignIn.objects.create(user=user, ip=ip)
+
+
+@receiver(secrets_shown)
+def audit_secrets_shown(sender, game: Game, user, reason: str, **kwargs) -> None:
+    """Secrets shown outside the moderation page (the admin) are on the audit log too."""
+    audit(user, "view_secrets", reason, game=game)
 
 
 @receiver(newcomer_dropped)

@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.access import can_read
+from games.access import can_read, is_moderator
 from games.engine import secret_view, summary
 from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
 from games.services.records import STARTED
@@ -26,6 +26,7 @@ from . import services
 from .forms import BanForm, GameActionForm, PostVisibilityForm, ReasonForm, ReportForm, ResolveForm, SearchForm
 from .health import check
 from .models import AuditEntry, Ban, Report, SignIn
+from .verbs import VERBS
 
 LATE = timedelta(minutes=5)
 DROPPED_EMAILS_WINDOW = timedelta(days=7)
@@ -36,7 +37,7 @@ DROPPED_OUTCOMES = (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SEND
 def moderator_required(view):
     @login_required
     def wrapped(request, *args, **kwargs):
-        if not services.is_moderator(request.user):
+        if not is_moderator(request.user):
             raise PermissionDenied(_("This page is for moderators."))
         return view(request, *args, **kwargs)
 
@@ -168,19 +169,11 @@ def game_action(request, game_id: int):
     services.access_game(request.user, game_id)  # a moderator in the game: 403, whatever the form holds
 
     def act(data: dict) -> bool:
-        options = {key: data[key] for key in _ACTION_OPTIONS.get(data["action"], ())}
+        options = {key: data[key] for key in VERBS[data["action"]].options}
         return services.game_action(request.user, game_id, data["action"], data["reason"], step=data["step"], **options)
 
     back = reverse("moderation:game", args=[game_id])
     return submit(request, GameActionForm(request.POST), act, back, _("Done, and recorded in the audit log."))
-
-
-_ACTION_OPTIONS = {
-    "extend": ("hours", "deadline"),
-    "excuse": ("player",),
-    "exile": ("player",),
-    "replace": ("player", "newcomer"),
-}
 
 
 @moderator_required

@@ -1,4 +1,5 @@
 from .api import ApiRequestCount, ApiToken
+from .eligibility import PlayBar, SecretWitness
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
 from .notify import InboundEmail, Notification, SentEmail
@@ -15,10 +16,12 @@ __all__ = [
     "GameEvent",
     "InboundEmail",
     "Notification",
+    "PlayBar",
     "Post",
     "PostRevision",
     "Profile",
     "Seat",
+    "SecretWitness",
     "SentEmail",
     "SweepRun",
     "ThreadRead",

@@ -176,14 +176,6 @@ class Game(models.Model):
             attname = self._meta.get_field(name).attname
             stored[attname] = _kept(getattr(self, attname))
 
-    @property
-    def is_running(self) -> bool:
-        return self.status == self.Status.RUNNING
-
-    @property
-    def is_paused(self) -> bool:
-        return self.paused_at is not None
-
     def load_state(self) -> GameState:
         """The engine's state of this running or finished game, with its settings (stored in the columns)."""
         return codec.decode(self.state, self.engine_settings())

@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from games.engine.rng import DEFAULT_SCHEME
 from games.engine.setup import seat_and_deal
 from games.models import ActionRecord, Game, Seat
-from moderation.models import Ban
 
 from .errors import GameError
 from .knowledge import knows_secrets
 from .play import announce, begin, begin_new_game, lock_game, persist, play
+from .play_bars import is_barred
 from .records import has_recent_exile
 
 
@@ -55,7 +55,7 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
                 _("You have seen this game's secrets (its graveyard or its moderation page): you cannot play in it."),
                 code="saw_secrets",
             )
-        if Ban.objects.filter(user=user, until__gt=now, lifted_at=None).exists():
+        if is_barred(user, now):
             raise GameError(_("A moderator has banned you from joining games for now."), code="banned")
         if game.exile_lookback_games and has_recent_exile(user, game.exile_lookback_games):
             raise GameError(

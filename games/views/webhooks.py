@@ -13,10 +13,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from games.access import access_game
+from games.access import access_game, is_moderator
 from games.models import WebhookSubscription
 from games.services.webhook_targets import check_url
-from moderation.services import is_moderator
 
 
 class WebhookForm(forms.Form):

@@ -18,6 +18,7 @@ from games.models import ActionRecord, Game, Post, Seat, ThreadRead
 from games.services import join_game, replace, sweep_due_deadlines
 from games.services.play import changing
 from moderation.models import AuditEntry, Report
+from moderation.services import audit
 from tests.factories import START, make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +85,7 @@ def test_e8_a_pending_replacement_who_saw_the_secrets_anyway_is_dropped_at_the_h
 ):
     game, _mia = game_with_pending_moderator
     # The race: mia opened the moderation page while zed was naming her (both checks passed before either wrote).
-    AuditEntry.objects.create(actor=user("mia"), actor_name="mia", action="view_secrets", reason="x", game=game)
+    audit(user("mia"), "view_secrets", "opened the game's moderation page", game=game)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         sweep_due_deadlines(now=START + timedelta(hours=48))  # ann's nomination times out: the round ends
