@@ -91,7 +91,7 @@ def test_a_look_at_a_lobby_makes_no_witness(moderator):
 
 
 def test_the_migration_copies_bans_in_force_and_who_saw_a_started_game():
-    migration = importlib.import_module("games.migrations.0015_play_bars_and_secret_witnesses")
+    migration = importlib.import_module("moderation.migrations.0002_copy_into_games_records")
     game = running_game()
     zed, mia = make_user("zed"), make_user("mia")
     now = timezone.now()
