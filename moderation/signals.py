@@ -12,7 +12,7 @@ from django.dispatch import receiver
 from games.models import Game
 from games.signals import newcomer_dropped, secrets_shown
 
-from .apps import MODERATORS
+from .groups import MODERATORS
 from .models import AuditEntry, SignIn
 from .services import audit
 
