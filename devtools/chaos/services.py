@@ -22,9 +22,9 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import connections
 
-from games.management.bench.http import free_port
+from devtools.bench.http import free_port
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 

@@ -3,7 +3,7 @@ make them, against gunicorn (4 workers) on PostgreSQL; and, in the same run on t
 
 Creates `--games` running 5-player games (their players signed in: one session each), starts gunicorn on a free
 port with the site's whole middleware, and runs `--clients` concurrent clients (coroutines of a small asyncio
-client, games/management/bench/http.py: a client waits for its answer as a player's browser does). Each client
+client, devtools/bench/http.py: a client waits for its answer as a player's browser does). Each client
 owns its share of the games and keeps each one's state as its players see the table: the state read once before
 the clock starts, then every move the server accepted applied to it (the engine is deterministic, so the copy
 is the server's). It picks a game, uniformly one of the seats that owe a move and one of that seat's legal moves
@@ -11,8 +11,8 @@ is the server's). It picks a game, uniformly one of the seats that owe a move an
 player, with that session's CSRF token. An answer other than the redirect of a made move is an error. After the
 clock, every game's stored state and move count must be the client's copy and count: a move answered but not
 made, or made twice, is an error too. The limit: as many clients POST to a bare view that updates one row in one
-transaction, signed in, on the same server (sh_site/bench_views.py); moves and limit take turns, half the
-seconds each, twice (games/management/bench/http.py `alternate`). Prints one JSON line: moves
+transaction, signed in, on the same server (devtools/views.py); moves and limit take turns, half the
+seconds each, twice (devtools/bench/http.py `alternate`). Prints one JSON line: moves
 per second, p50/p95/p99 latency and errors, and the limit's. Deletes what it made. Needs PostgreSQL
 (DATABASE_URL). A figure for the README, not a test.
 """
@@ -24,8 +24,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.engine import apply, codec, legal_actions, waiting_for
-from games.management.bench.http import (
+from devtools.bench.http import (
     BrowserClient,
     alternate,
     free_port,
@@ -34,6 +33,7 @@ from games.management.bench.http import (
     signed_in_sessions,
     wait_for,
 )
+from games.engine import apply, codec, legal_actions, waiting_for
 from games.models import Game
 from games.services.transfer import import_script
 

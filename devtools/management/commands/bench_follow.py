@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.management.bench.http import BrowserClient, free_port, gunicorn, run, signed_in_sessions, wait_for
+from devtools.bench.http import BrowserClient, free_port, gunicorn, run, signed_in_sessions, wait_for
 from games.models import Game, GameEvent
 from games.services.transfer import import_script
 

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.management.base import CommandError
 from django.test import Client
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class BrowserClient:
@@ -165,6 +165,7 @@ def gunicorn(port: int, workers: int) -> subprocess.Popen:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SITE_URL": "http://127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
+        "DEVTOOLS": "1",
         "BENCH_VIEWS": "1",
         "DATABASE_URL": os.environ["DATABASE_URL"],
     }

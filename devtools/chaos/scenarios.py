@@ -20,8 +20,8 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.utils import timezone
 
+from devtools.bench.http import BrowserClient, free_port, move_form, run, signed_in_sessions
 from games.engine import codec, legal_actions, waiting_for
-from games.management.bench.http import BrowserClient, free_port, move_form, run, signed_in_sessions
 from games.models import ActionRecord, ApiToken, Game, Notification, SentEmail, SweepRun
 from games.replay import parse_script, play, start
 from games.services.transfer import export_script, import_script

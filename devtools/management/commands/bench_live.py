@@ -22,7 +22,7 @@ from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.db import connection
 from django.test import Client, override_settings
 
-from games.management.bench import game_with_thread
+from devtools.bench import game_with_thread
 from games.models import Game
 from games.services.forum import post_message
 

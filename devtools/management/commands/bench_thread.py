@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.management.bench import game_with_thread
+from devtools.bench import game_with_thread
 from games.models import Game
 
 PLAYERS = [f"bench-thread-{i}" for i in range(1, 6)]

@@ -4,7 +4,7 @@ through gunicorn (4 workers) on PostgreSQL, each beside the limit measured in th
 The pages: the last page of a 1,000-post thread (read by a signed-in spectator), the lobby with 500 games listed
 (open, running and finished), and a player's own page of a game (the thread with their private panel). The limit:
 a bare view rendering a static template for a signed-in user, with the same middleware. Each page is asked for
-by `--clients` concurrent clients (coroutines of a small asyncio client, games/management/bench/http.py) for
+by `--clients` concurrent clients (coroutines of a small asyncio client, devtools/bench/http.py) for
 `--seconds` in all: the pages and the limit take turns, half the seconds each, twice, so that they share the
 machine's quieter and busier moments; requests per second, p50 and p95, errors, and the share of the limit
 are printed as one JSON line.
@@ -17,8 +17,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.management.bench import game_with_thread
-from games.management.bench.http import BrowserClient, alternate, free_port, gunicorn, signed_in_sessions, wait_for
+from devtools.bench import game_with_thread
+from devtools.bench.http import BrowserClient, alternate, free_port, gunicorn, signed_in_sessions, wait_for
 from games.models import Game
 from games.services import create_game
 from games.services.transfer import import_script

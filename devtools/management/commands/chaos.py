@@ -27,7 +27,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from games.management.chaos import scenarios
+from devtools.chaos import scenarios
 
 SCENARIOS = ("broker", "database", "mail", "production")
 
