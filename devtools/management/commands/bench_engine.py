@@ -12,9 +12,11 @@ import json
 import random
 import statistics
 import time
+from types import ModuleType
 
 from django.core.management.base import BaseCommand
 
+from devtools import engine_before
 from games.engine import apply, codec, new_game, random_move
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe"]
@@ -66,16 +68,24 @@ def legal_moves_driver(engine, players: int, seconds: float, seed: int, *, by_se
     return games / (time.perf_counter() - started)
 
 
-def driver_against_before(players: int, seconds: float, seed: int) -> dict:
-    """The legal-moves driver on today's engine and on the copy of the engine before (bench/engine_before), in
-    the same run, alternating halves so that neither gets the quieter moments."""
+def driver_against_before(engine_then: ModuleType | None, players: int, seconds: float, seed: int) -> dict:
+    """The legal-moves driver on today's engine and on the engine before (`engine_then`, read from git by
+    devtools/engine_before.py), in the same run, alternating halves so that neither gets the quieter moments.
+    Today's alone when `engine_then` is None (git or the commit unavailable)."""
     import games.engine as engine_now
-    from bench import engine_before
 
-    before = (legal_moves_driver(engine_before, players, seconds / 2, seed, by_seat=False)
-              + legal_moves_driver(engine_before, players, seconds / 2, seed + 1, by_seat=False)) / 2  # fmt: skip
-    now = (legal_moves_driver(engine_now, players, seconds / 2, seed, by_seat=True)
-           + legal_moves_driver(engine_now, players, seconds / 2, seed + 1, by_seat=True)) / 2  # fmt: skip
+    def driver(engine: ModuleType, *, by_seat: bool) -> float:
+        halves = (legal_moves_driver(engine, players, seconds / 2, seed + half, by_seat=by_seat) for half in (0, 1))
+        return sum(halves) / 2
+
+    if engine_then is None:
+        return {
+            "players": players,
+            "driver": "legal-moves",
+            "games_per_second": round(driver(engine_now, by_seat=True), 1),
+        }
+    before = driver(engine_then, by_seat=False)
+    now = driver(engine_now, by_seat=True)
     return {
         "players": players,
         "driver": "legal-moves",
@@ -131,7 +141,12 @@ class Command(BaseCommand):
     def handle(self, *args, seconds, players, seed, codec_games, **options):
         for count in players:
             self.stdout.write(json.dumps(bench(count, seconds, seed)))
+        try:
+            before = engine_before.load()
+        except engine_before.EngineBeforeUnavailable as error:
+            self.stderr.write(f"The engine before is unavailable, today's engine measured alone: {error}")
+            before = None
         for count in players:
-            self.stdout.write(json.dumps(driver_against_before(count, seconds, seed)))
+            self.stdout.write(json.dumps(driver_against_before(before, count, seconds, seed)))
         for count in players:
             self.stdout.write(json.dumps(codec_vs_apply(count, codec_games, seed)))
