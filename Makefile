@@ -40,44 +40,45 @@ $(AXE): package.json package-lock.json
 test: lint $(AXE)
 	@if $(PY) -m tests.services postgres "$(TEST_DATABASE_URL)"; then \
 		echo "make test: PostgreSQL answers: the suite runs on $(TEST_DATABASE_URL)"; \
-		DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
+		DEVTOOLS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
 	else \
 		echo "make test: PostgreSQL does not answer at $(TEST_DATABASE_URL): running on SQLite; PostgreSQL-only tests are skipped"; \
-		REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
+		DEVTOOLS=1 REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
 	fi
 
+# The measuring code lives in the devtools app, which DEVTOOLS=1 installs (it is on by default only with DEBUG on).
 bench: $(STAMP)
-	$(PY) manage.py bench_engine
+	DEVTOOLS=1 $(PY) manage.py bench_engine
 
 bench-db: $(STAMP)
 	-psql "$(dir $(TEST_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(TEST_DATABASE_URL))" 2>/dev/null
 	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py migrate --no-input -v0
 
 bench-deadlines: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_deadlines --games 10000
+	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_deadlines --games 10000
 
 bench-reminders: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_reminders --users 2000
+	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_reminders --users 2000
 
 bench-thread: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_thread --posts 1000
+	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_thread --posts 1000
 
 bench-moves: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_moves --games 200 --clients 8 --seconds 30
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" DEVTOOLS=1 $(PY) manage.py bench_moves --games 200 --clients 8 --seconds 30
 
 bench-pages: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_pages --clients 20 --seconds 15
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" DEVTOOLS=1 $(PY) manage.py bench_pages --clients 20 --seconds 15
 
 bench-follow: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_follow --followers 200 --seconds 15
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" DEVTOOLS=1 $(PY) manage.py bench_follow --followers 200 --seconds 15
 
 bench-live: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300
+	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_live --posts 1000 --polls 300
 
 # The outages of issue 19 at full length (about 20 minutes): a 10-minute broker outage, a database restart mid-sweep
 # and mid-move, an hour of mail outage in game time. Prints what was due, handled, doubled and lost.
 chaos: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py chaos
+	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py chaos
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis var node_modules

@@ -30,6 +30,10 @@ INSTALLED_APPS = [
     "games",
     "moderation",
 ]
+# Measuring code (devtools/: benchmarks, outage scenarios): on with DEBUG, never in production unless asked for.
+DEVTOOLS = env_bool("DEVTOOLS", DEBUG)
+if DEVTOOLS:
+    INSTALLED_APPS.append("devtools")
 
 MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
@@ -201,8 +205,10 @@ SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
 # How often a game's page left open asks whether anything changed (a 304 costs one query): players see news
 # within this many seconds.
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", 20)
-# The load benchmarks' limit views (sh_site/bench_views.py): on only in the server `manage.py bench_moves` starts.
+# The load benchmarks' limit views (devtools/views.py): on only in the server `manage.py bench_moves` starts.
 BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
+if BENCH_VIEWS and not DEVTOOLS:
+    raise ValueError("BENCH_VIEWS needs DEVTOOLS on: the benchmark views live in the devtools app")
 # Posting limits per person and game: far above a heated discussion, low enough to stop a flood.
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 8)
 POSTS_PER_HOUR = env_int("POSTS_PER_HOUR", 120)

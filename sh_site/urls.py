@@ -18,13 +18,8 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("", include("games.urls")),
 ]
-if settings.BENCH_VIEWS:  # the load benchmarks' own server only (sh_site/bench_views.py)
-    from sh_site import bench_views
-
-    urlpatterns += [
-        path("bench/write/<id:game_id>/", bench_views.write_one_row),
-        path("bench/static/", bench_views.static_page),
-    ]
+if settings.BENCH_VIEWS:  # the load benchmarks' own server only (devtools/urls.py)
+    urlpatterns.append(path("", include("devtools.urls")))
 
 handler400 = "sh_site.errors.bad_request"
 handler500 = "sh_site.errors.server_error"

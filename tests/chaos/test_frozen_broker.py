@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.management.bench.http import free_port, signed_in_sessions
-from games.management.chaos.scenarios import STEP_MINUTES, ApiPlayer, Games, Player
-from games.management.chaos.services import RedisServer, Site, wait_until
+from devtools.bench.http import free_port, signed_in_sessions
+from devtools.chaos.scenarios import STEP_MINUTES, ApiPlayer, Games, Player
+from devtools.chaos.services import RedisServer, Site, wait_until
 from games.models import ApiToken, Game, Notification
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -1,10 +1,10 @@
 """Issue 19: outages of the broker, the database and the mail server, with real services the tests start on
 free ports and stop themselves, and the site's real processes (gunicorn, Celery worker, beat). Outages of
-seconds here; `make chaos` runs the long ones (games/management/chaos)."""
+seconds here; `make chaos` runs the long ones (devtools/chaos)."""
 
 import pytest
 
-from games.management.chaos import scenarios
+from devtools.chaos import scenarios
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -4,8 +4,7 @@ import random
 
 import pytest
 
-from bench import engine_before
-from games.engine import Action, IllegalAction, apply, codec, legal_actions, new_game, random_move
+from games.engine import Action, IllegalAction, apply, codec, legal_actions, random_move
 
 from .helpers import act, make_game
 
@@ -45,22 +44,3 @@ def test_random_move_after_the_game_is_refused():
     act(g, "cancel")
     with pytest.raises(IllegalAction, match="over"):
         random_move(g, random.Random(0))
-
-
-@pytest.mark.parametrize("players", [5, 7, 10])
-def test_r9_r11_r17_r19_legal_moves_are_those_of_the_engine_before_the_speed_up(players):
-    """The moves listed now (ballots, nominations and card choices made once and shared; one seat's or everyone's)
-    are exactly those the engine before issue 14's speed-up (bench/engine_before, its own code) lists for the
-    same game, move after move: a card choice once per distinct card in the hand, the veto when allowed."""
-    names = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe"][:players]
-    for seed in range(15):
-        g, old = new_game(names, seed=seed), engine_before.new_game(names, seed=seed)
-        rnd = random.Random(seed)
-        while not g.over:
-            before = [tuple(move) for move in engine_before.legal_actions(old)]
-            assert [tuple(move) for move in legal_actions(g)] == before
-            for seat in range(players):
-                assert [tuple(move) for move in legal_actions(g, seat)] == [m for m in before if m[1] == seat]
-            move = random_move(g, rnd)
-            apply(g, move)
-            engine_before.apply(old, engine_before.Action(*move))

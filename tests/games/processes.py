@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from games.management.chaos.services import database_url
+from devtools.chaos.services import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 

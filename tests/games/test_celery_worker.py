@@ -23,7 +23,7 @@ from django.utils import timezone
 from kombu import Connection, Queue
 from kombu.transport import redis as kombu_redis
 
-from games.management.chaos.services import RedisServer, database_url
+from devtools.chaos.services import RedisServer, database_url
 from games.models import ActionRecord, SweepRun
 from games.tasks import sweep_deadlines
 from sh_site.celery import KOMBU_CHECKED, _restore_unacked, _restore_unacked_unless_closed

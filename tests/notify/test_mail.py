@@ -1,13 +1,10 @@
 """The outbox: one email per person per sweep, in their language and zone, never stale, never twice."""
 
-import json
 import smtplib
 from datetime import timedelta
-from io import StringIO
 
 import pytest
 from django.core import mail
-from django.core.management import call_command
 
 from games.models import Notification, Profile, SentEmail
 from games.services import extend, make_move
@@ -160,14 +157,6 @@ def test_a_temporary_smtp_failure_is_retried_later(settings):
     assert send_due_emails(now=START) == 0  # not due again yet
     assert send_due_emails(now=START + HOUR) == 1
     assert reload(running_game()).pk  # the outbox keeps working
-
-
-def test_bench_reminders_command_sends_one_email_per_game_step_and_cleans_up():
-    out = StringIO()
-    call_command("bench_reminders", "--users", "20", "--per-user", "5", stdout=out)
-    result = json.loads(out.getvalue())
-    assert (result["users"], result["reminders"], result["emails"]) == (20, 100, 100)
-    assert not Notification.objects.filter(user__username__startswith="bench-").exists()
 
 
 class VanishingBackend(FlakyBackend):

@@ -6,7 +6,7 @@ import subprocess
 import psycopg
 import pytest
 
-from games.management.chaos.services import BIN, ROOT, Site, database_url, own_database, wait_until
+from devtools.chaos.services import BIN, ROOT, Site, database_url, own_database, wait_until
 from sh_site.beat import LOCK_KEY
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

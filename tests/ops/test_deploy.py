@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from games.management.bench.http import BrowserClient, free_port
-from games.management.chaos.services import Site, database_url, wait_until
+from devtools.bench.http import BrowserClient, free_port
+from devtools.chaos.services import Site, database_url, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "deploy" / "systemd"

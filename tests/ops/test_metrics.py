@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from games.management.bench.http import BrowserClient, free_port
-from games.management.chaos.services import Site
+from devtools.bench.http import BrowserClient, free_port
+from devtools.chaos.services import Site
 from games.models import Notification, SweepRun
 from tests.factories import make_user, running_game
 

@@ -11,10 +11,10 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
+from devtools.chaos.scenarios import using_database
+from devtools.chaos.services import database_url
 from games.engine import codec, legal_actions, waiting_for
 from games.engine.notation import player_move
-from games.management.chaos.scenarios import using_database
-from games.management.chaos.services import database_url
 from games.models import ActionRecord, Game
 from games.services import make_move
 from games.services.deadlines import sweep_due_deadlines

@@ -1,17 +1,14 @@
 """The last page of a long thread costs the same number of queries as that of a short one."""
 
-import json
 from datetime import timedelta
-from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Game, Post
+from games.models import Post
 from tests.factories import NAMES, running_game
 
 pytestmark = pytest.mark.django_db
@@ -38,12 +35,3 @@ def test_last_page_of_a_1000_post_thread_has_constant_queries(client_for):
     client = client_for("zed")  # signed in: the read marker is written too
     client.get("/")  # the header's link remembers the reader's permissions from here on
     assert last_page_queries(client, 1000) == last_page_queries(client, 60) <= 20
-
-
-def test_bench_thread_command_measures_and_cleans_up():
-
-    out = StringIO()
-    call_command("bench_thread", "--posts", "60", "--renders", "2", stdout=out)
-    result = json.loads(out.getvalue())
-    assert result["posts"] == 60 and result["median_ms"] > 0
-    assert not Game.objects.exists()

@@ -150,8 +150,8 @@ def test_no_rule_code_in_what_players_read():
     assert coded == []
 
 
-# What ships: the apps and the templates. Measuring code (bench/), tests and tools are not read by players.
-NOT_SHIPPED = {"bench", "docs", "locale", "node_modules", "tests", "tools", "var"}
+# What ships: the apps and the templates. Measuring code (devtools/), tests and tools are not read by players.
+NOT_SHIPPED = {"devtools", "docs", "locale", "node_modules", "tests", "tools", "var"}
 
 
 def source_strings(tmp_path: Path, monkeypatch) -> set[tuple[str | None, str]]:

@@ -1,0 +1,10 @@
+"""The benchmark's limit views, mounted only when the setting BENCH_VIEWS is on (the benchmark's own server)."""
+
+from django.urls import path
+
+from devtools import views
+
+urlpatterns = [
+    path("bench/write/<id:game_id>/", views.write_one_row),
+    path("bench/static/", views.static_page),
+]
