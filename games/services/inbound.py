@@ -39,7 +39,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.models import Game, InboundEmail, Post, Profile, Seat
-from games.presenters import done_message
+from games.wording import done_message
 
 from .commands import NotACommand, commands_for, read_command
 from .errors import GameError
