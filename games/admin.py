@@ -25,7 +25,7 @@ from .models import (
     WebhookDelivery,
     WebhookSubscription,
 )
-from .services.webhook_targets import redacted
+from .notify.webhook_targets import redacted
 
 SECRET_FIELDS = ("state", "setup", "seed")
 UNDER_WAY = (Game.Status.OPEN, Game.Status.RUNNING)

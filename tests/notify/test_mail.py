@@ -10,9 +10,9 @@ from django.core import mail
 from django.core.management import call_command
 
 from games.models import Notification, Profile, SentEmail
+from games.notify.bell import queue_reminders
+from games.notify.email import send_due_emails
 from games.services import extend, make_move
-from games.services.mail import send_due_emails
-from games.services.notify import queue_reminders
 from tests.factories import START, make_user, running_game
 from tests.games.helpers import reload, user
 

@@ -15,8 +15,7 @@ from django.utils.translation import pgettext
 
 from games.engine import GameState, legal_actions
 from games.engine.constants import BALLOTS, POLICIES
-
-from .moves import move_of
+from games.services.moves import move_of
 
 # Move type -> its command word, marked for translation (context "email command"), and what follows it.
 WORDS = {
