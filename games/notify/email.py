@@ -48,6 +48,8 @@ MAX_ATTEMPTS = 5
 
 
 class Email(Channel):
+    """The bell's rows marked for email are this channel's outbox: it only wakes the outbox's worker."""
+
     def changes(self, changes, notices: list[Notification]) -> None:
         """The notices of a move go out at once, not at the outbox's next run."""
         if any(change.events for change in changes):

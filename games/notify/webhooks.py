@@ -50,6 +50,8 @@ NOTICE_KINDS = {Notification.Kind.YOUR_MOVE: "notice.your_move", Notification.Ki
 
 
 class Webhooks(Channel):
+    """A game's subscriptions hear its events and posts; a user's notice subscriptions, their notices."""
+
     def changes(self, changes, notices: list[Notification]) -> None:
         enqueue_changes(changes, notices)
 
