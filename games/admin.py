@@ -28,8 +28,8 @@ from .models import (
     WebhookDelivery,
     WebhookSubscription,
 )
+from .notify.webhook_targets import redacted
 from .services.knowledge import record_witness
-from .services.webhook_targets import redacted
 from .signals import secrets_shown
 
 SECRET_FIELDS = ("state", "setup", "seed")

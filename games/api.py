@@ -29,11 +29,11 @@ from games.api_problems import Problem, field_problem, for_programs, problem
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.engine.notation import KIND_VALUES, PLAYER_MOVES, player_move
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
+from games.notify.messages import describe_in_list
 from games.presenters import DURATIONS
 from games.services import GameError, declare_absence, join_game, leave_game, make_move
 from games.services.forum import file_claim, post_message
 from games.services.lobby import signed_up
-from games.services.messages import describe_in_list
 
 MAX_ID = 10**18  # as the site's <id:...> converter: a bigger number is no row, and PostgreSQL refuses it
 PAGE = 100

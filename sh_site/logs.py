@@ -47,7 +47,7 @@ SECRETS = [
     # link, a password reset key, an email confirmation key.
     re.compile(r"(/calendar/)[^/\s?#\"']+(?=\.ics)"),
     re.compile(r"(/(?:unsubscribe|password/reset/key|confirm-email)/)[^/\s?#\"']+"),
-    # A webhook URL's credential (games/services/webhooks): Discord's (and any receiver built like it) in the path
+    # A webhook URL's credential (games/notify/webhooks): Discord's (and any receiver built like it) in the path
     # after /api/webhooks/, Slack's after hooks.slack.com/ (also as a bare /services/T.../B.../ path), anyone's
     # in a query string's token, key, secret or signature (access_token=, api_key=, X-Amz-Signature= too).
     re.compile(r"(?i)(/api/(?:v\d+/)?webhooks/)[^\s?#\"'<>]+"),

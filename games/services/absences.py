@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from games.engine.constants import SeatStatus
 from games.models import Absence, Game
 from games.models.game import MAX_ABSENCE_DAYS
+from games.notify import notify_absence
 
 from .errors import GameError
-from .notify import notify_absence
 from .play import lock_game
 
 MAX_AHEAD = timedelta(days=365)  # E4: an absence is announced at most a year before it starts

@@ -10,11 +10,10 @@ from django.utils.translation import gettext as _
 from games.access import posting_refusal, viewer_for
 from games.markup import mentions, render
 from games.models import Claim, Game, Post, PostRevision, ThreadRead
+from games.notify import notify_mentions, notify_post
 
 from .errors import GameError
-from .notify import notify_mentions
 from .play import lock_game
-from .webhooks import enqueue_post
 
 EDIT_WINDOW = timedelta(minutes=15)
 CLAIM_CARDS = {Claim.Office.PRESIDENT: 3, Claim.Office.CHANCELLOR: 2}
@@ -49,7 +48,7 @@ def post_message(
         if mentioned:
             seats = game.seats.filter(name__in=mentioned, user__isnull=False)
             notify_mentions(game, post.pk, user, list(seats.values_list("user_id", flat=True)), now)
-        enqueue_post(game, post, now)
+        notify_post(game, post, now)
         return post
 
 

@@ -21,12 +21,12 @@ from django.utils.translation import gettext as _
 from games.engine import GameState, IllegalAction, Step, apply, waiting_for
 from games.engine.notation import BadShape, check_shape, to_action
 from games.models import ActionRecord, Game, GameEvent, Seat
+from games.notify import notify_changes
 from games.signals import game_changed, newcomer_dropped
 
 from .clock import compute_deadline
 from .errors import GameError
 from .knowledge import user_ids_knowing
-from .notify import notify_changes
 
 
 @dataclass
@@ -283,7 +283,7 @@ def persist(changes: list[Change]) -> None:
             by_amount.setdefault(amount, []).append(seat_id)
     for amount, seat_ids in by_amount.items():
         Seat.objects.filter(pk__in=seat_ids).update(rounds_missed=F("rounds_missed") + amount)
-    notify_changes(changes)  # and the webhooks
+    notify_changes(changes)  # every channel, in this transaction
 
 
 def _save_games(games: list[Game]) -> None:
@@ -338,12 +338,8 @@ def changing(game_id: int, *, now: datetime | None = None, running: bool = True)
 
 
 def announce(changes: list[Change]) -> None:
-    """After commit, tell whoever listens (the thread, notifications) what happened in each game, and have
-    the notifications just made emailed at once."""
-    if any(change.events for change in changes):
-        from games.tasks import send_emails_soon  # the tasks module imports the services
-
-        transaction.on_commit(send_emails_soon)
+    """After commit, tell whoever listens (the live thread, the moderators) what happened in each game. (The
+    channels heard of it in `persist`.)"""
     for change in changes:
         for name in change.dropped:
             transaction.on_commit(

@@ -3,7 +3,7 @@
 Each service posts a received reply to its URL under /inbound/; anymail checks the request (the shared secret of
 basic authentication, ANYMAIL_WEBHOOK_SECRET, for all three, and Mailgun's own HMAC signature with
 MAILGUN_WEBHOOK_SIGNING_KEY) and hands the message to the same handler as the LMTP server and the MTA's pipe
-(games.services.inbound). A fault of the site answers 500, so that the service delivers it again later; the
+(games.notify.replies). A fault of the site answers 500, so that the service delivers it again later; the
 Message-ID makes a second delivery act once. Without ANYMAIL_WEBHOOK_SECRET the URLs answer 404.
 """
 
@@ -20,7 +20,7 @@ from django.http import Http404, HttpResponseBadRequest
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from games.services.inbound import handle_message
+from games.notify.replies import handle_message
 
 log = logging.getLogger(__name__)
 SERVICES = {

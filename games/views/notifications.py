@@ -11,9 +11,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.models import Notification, Profile
-from games.services.calendar import calendar_for, new_calendar_token
-from games.services.messages import describe_in_list
-from games.services.unsubscribe import PREFERENCES, read_unsubscribe_token, unsubscribe
+from games.notify.calendar import calendar_for, new_calendar_token
+from games.notify.messages import describe_in_list
+from games.notify.unsubscribe import PREFERENCES, read_unsubscribe_token, unsubscribe
 
 
 @login_required

@@ -13,10 +13,11 @@ from django.views.decorators.http import require_POST
 from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
 from games.models import Absence
-from games.presenters import claim_question, confirm_question, done_message
+from games.presenters import claim_question
 from games.services import GameError, absences, declare_absence, make_move, request_resignation
 from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
+from games.wording import confirm_question, done_message
 
 from .common import attempt, bad_request, first_error, refused, submit
 

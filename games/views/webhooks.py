@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games.access import access_game, is_moderator
 from games.models import WebhookSubscription
-from games.services.webhook_targets import check_url
+from games.notify.webhook_targets import check_url
 
 
 class WebhookForm(forms.Form):

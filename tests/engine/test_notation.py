@@ -160,7 +160,7 @@ def test_email_commands_make_exactly_the_player_moves():
 
 
 def test_every_legal_move_has_an_email_command_read_back_as_that_move():
-    from games.services.commands import commands_for, read_command
+    from games.notify.commands import commands_for, read_command
 
     read = 0
     for g in random_games(10):
@@ -175,7 +175,7 @@ def test_every_legal_move_has_an_email_command_read_back_as_that_move():
 
 
 def test_every_player_move_has_a_question_and_an_answer():
-    from games.presenters import confirm_question, done_message
+    from games.wording import confirm_question, done_message
 
     g = make_game(5)
     moves = {action.type: player_move(g, action) for action in _one_of_each_player_move(g)}

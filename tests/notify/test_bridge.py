@@ -11,9 +11,9 @@ import pytest
 from django.utils import timezone
 
 from games.models import ActionRecord, Post, WebhookSubscription
+from games.notify.webhooks import deliver_due
 from games.services import make_move
 from games.services.forum import post_message
-from games.services.webhooks import deliver_due
 from tests.factories import make_user, running_game
 from tests.notify.test_webhooks import Receiver
 from tests.web.test_api import token_for

@@ -17,7 +17,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games.models import ActionRecord, Game, InboundEmail, Post
-from games.services.mail import send_due_emails
+from games.notify.email import send_due_emails
 from tests.factories import running_game
 from tests.notify.test_reply_by_email import reply_to
 

@@ -8,7 +8,7 @@ from aiosmtpd.controller import Controller
 from django.utils import timezone
 
 from games.models import Notification, Profile, SentEmail
-from games.services.mail import send_due_emails
+from games.notify.email import send_due_emails
 from tests.factories import START, make_user, running_game
 from tests.notify.test_smtp import free_port
 

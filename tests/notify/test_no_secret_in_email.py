@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 
 from games.models import Profile
-from games.services.mail import send_due_emails
+from games.notify.email import send_due_emails
 from games.services.transfer import import_script
 from tests.factories import NAMES, START, governments, make_user
 

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from games.management.commands.lmtp_server import lmtp_controller
 from games.models import ActionRecord, Game, InboundEmail, Post, Profile
-from games.services.inbound import handle_message
-from games.services.mail import send_due_emails
-from games.services.reply_tokens import make_token, reply_address
+from games.notify.email import send_due_emails
+from games.notify.replies import handle_message
+from games.notify.reply_tokens import make_token, reply_address
 from tests.factories import make_user, running_game
 from tests.notify.test_reply_by_email import reply_to
 from tests.notify.test_smtp import free_port

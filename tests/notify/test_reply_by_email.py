@@ -21,11 +21,11 @@ from django.core.management import call_command
 
 from games.management.commands.lmtp_server import lmtp_controller
 from games.models import Game, InboundEmail, Notification, Post, Profile
-from games.services.inbound import handle_message
-from games.services.mail import send_due_emails
-from games.services.mail_compose import fit_subject
-from games.services.notify import queue_reminders
-from games.services.reply_tokens import make_token, read_token, reply_address
+from games.notify.bell import queue_reminders
+from games.notify.email import send_due_emails
+from games.notify.email_compose import fit_subject
+from games.notify.replies import handle_message
+from games.notify.reply_tokens import make_token, read_token, reply_address
 from tests.factories import START, make_user, running_game, votes
 from tests.games.processes import environment
 from tests.notify.conftest import REPLY

@@ -15,8 +15,8 @@ import pytest
 from django.core import mail
 
 from games.models import InboundEmail
-from games.services.inbound import handle_message
-from games.services.reply_text import addresses_in, html_to_text, strip_reply
+from games.notify.replies import handle_message
+from games.notify.reply_text import addresses_in, html_to_text, strip_reply
 from tests.factories import make_user, running_game
 from tests.notify.test_reply_by_email import posts, reply_to, your_move_email
 

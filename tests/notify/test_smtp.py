@@ -11,7 +11,7 @@ from django.core import mail
 from django.db import connection
 
 from games.models import Notification, SentEmail
-from games.services.mail import send_due_emails
+from games.notify.email import send_due_emails
 from tests.factories import START, make_user, running_game
 
 pytestmark = pytest.mark.django_db

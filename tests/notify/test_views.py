@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 
 from games.models import Notification, Profile
+from games.notify.calendar import new_calendar_token
+from games.notify.unsubscribe import unsubscribe_token
 from games.services import extend, make_move
-from games.services.calendar import new_calendar_token
-from games.services.unsubscribe import unsubscribe_token
 from tests.factories import START, make_user, running_game
 from tests.games.helpers import reload, user
 

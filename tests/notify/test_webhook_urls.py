@@ -13,8 +13,8 @@ from django.core import mail
 from django.utils import timezone
 
 from games.models import Notification, SweepRun, WebhookDelivery, WebhookSubscription
+from games.notify.webhook_targets import redacted, without_url
 from games.services import make_move
-from games.services.webhook_targets import redacted, without_url
 from games.tasks import deliver_webhooks, send_emails
 from games.views import webhooks
 from sh_site.logs import RateLimitedAdminEmailHandler

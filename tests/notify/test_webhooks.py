@@ -14,11 +14,11 @@ import pytest
 from django.utils import timezone
 
 from games.models import Notification, WebhookDelivery, WebhookSubscription
+from games.notify.bell import queue_reminders
+from games.notify.webhook_targets import allowed, check_url, rfc6052_ipv4
+from games.notify.webhooks import deliver_due
 from games.services import make_move
 from games.services.forum import post_message
-from games.services.notify import queue_reminders
-from games.services.webhook_targets import allowed, check_url, rfc6052_ipv4
-from games.services.webhooks import deliver_due
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -179,7 +179,7 @@ def test_the_same_event_enqueued_twice_is_one_delivery(receiver):
     game = running_game(now=timezone.now())
     subscribe("game", receiver.url, game=game)
     post = post_message(game.pk, make_user("cat"), "once")
-    from games.services.webhooks import enqueue_post
+    from games.notify.webhooks import enqueue_post
 
     enqueue_post(game, post, timezone.now())
     assert WebhookDelivery.objects.count() == 1 and deliver_due() == 1

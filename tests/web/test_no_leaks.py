@@ -123,9 +123,9 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
     from django.core import mail
 
     from games.engine import player_view
+    from games.notify.calendar import new_calendar_token
+    from games.notify.email import send_due_emails
     from games.services import create_game, join_game, make_move
-    from games.services.calendar import new_calendar_token
-    from games.services.mail import send_due_emails
     from games.services.play import changing
 
     users = [make_user(name) for name in NAMES[:5]]

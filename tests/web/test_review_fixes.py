@@ -9,10 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import ActionRecord, Claim, Game, Notification, Post
+from games.notify.unsubscribe import unsubscribe, unsubscribe_token
 from games.services import GameError, create_game, extend, join_game, make_move, sweep_due_deadlines
 from games.services.accounts import delete_account
 from games.services.forum import file_claim, post_message
-from games.services.unsubscribe import unsubscribe, unsubscribe_token
 from moderation.services import ban
 from tests.factories import START, governments, make_user, running_game
 from tests.games.helpers import reload, state_of, user

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from games.engine import Action, apply, codec, new_game
 from games.models import Game, Seat
-from games.services.mail import send_due_emails
-from games.services.notify import queue_reminders
+from games.notify.bell import queue_reminders
+from games.notify.email import send_due_emails
 
 from .bench_deadlines import QueryCounter
 

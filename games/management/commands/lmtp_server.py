@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connections
 
-from games.services.inbound import Outcome, Result, handle_message
+from games.notify.replies import Outcome, Result, handle_message
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.services.inbound import CannotReceive, handle_message
+from games.notify.replies import CannotReceive, handle_message
 
 EX_TEMPFAIL = 75
 log = logging.getLogger(__name__)

@@ -22,6 +22,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import translation
 
+from .email_compose import reply_marker
+
 # The verb that ends the line a mail client writes above the text it quotes, in the site's languages and more.
 _WROTE_VERB = r"(wrote|a écrit|escribió|pisze|napisał\(a\)|napisała?|schrieb|schreef)"
 WROTE = re.compile(
@@ -156,8 +158,6 @@ def _header_block(lines: list[str], number: int) -> bool:
 
 
 def _reply_markers() -> list[str]:
-    from .mail_compose import reply_marker
-
     markers = set()
     for code, _name in settings.LANGUAGES:
         with translation.override(code):

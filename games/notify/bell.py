@@ -1,7 +1,8 @@
-"""Who is told what (issue 5): notifications made in the same transaction as the change they announce.
+"""The bell: who is told what (issue 5), as notices made in the same transaction as the change they announce.
 
-Each notification is a row (the bell lists them; the outbox sends those marked for email), made at most once
-thanks to its unique key. Nothing secret goes in: only public events and the reader's own duties.
+Each notice is a row (the bell lists them; the email outbox sends those marked for email, as each reader chose),
+made at most once thanks to its unique key, and handed to every channel (channels.py). Nothing secret goes in:
+only public events and the reader's own duties.
 """
 
 from datetime import datetime, time, timedelta
@@ -13,11 +14,11 @@ from django.utils import timezone
 from games.engine import waiting_for
 from games.models import Game, Notification, Profile
 
+from .channels import channels, notify_notices
 from .failures import Failures
-from .webhooks import enqueue_changes, enqueue_notices
 
 if TYPE_CHECKING:
-    from .play import Change
+    from games.services.play import Change
 
 EMAIL_NOW = {
     Notification.Kind.YOUR_MOVE: "email_moves",
@@ -47,13 +48,14 @@ REMINDER_CHOICES = {"none": (), "3": (3,), "24": (24,), "both": (24, 3)}
 
 
 def notify_changes(changes: "list[Change]") -> None:
-    """ "Your move" for whoever starts to owe a move, warnings and exiles (E7), and digest events; and the
-    webhooks of the changed games and of those notices, found in one query for the whole batch."""
+    """ "Your move" for whoever starts to owe a move, warnings and exiles (E7), and digest events; then every
+    channel hears of the changes and of those notices (each in one query for the whole batch)."""
     pending = []
     for change in changes:
         pending += _your_moves(change) + _from_events(change)
     rows = _make(pending, now=changes[0].now, email=None) if pending else []
-    enqueue_changes(changes, rows)
+    for channel in channels():
+        channel.changes(changes, rows)
 
 
 def _your_moves(change: "Change") -> list[tuple]:
@@ -161,7 +163,7 @@ def _says_nothing_new(game: Game, moment: datetime) -> bool:
 def _create(pending: list[tuple], *, now: datetime | None = None, email: bool | None = None) -> int:
     now = now or timezone.now()
     rows = _make(pending, now=now, email=email)
-    enqueue_notices(rows, now)  # a notice made twice is one delivery: its key is the notice's
+    notify_notices(rows, now)  # a notice made twice is one delivery: its key is the notice's
     return len(rows)
 
 

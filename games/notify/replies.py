@@ -39,12 +39,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.models import Game, InboundEmail, Post, Profile, Seat
-from games.presenters import done_message
+from games.services.errors import GameError
+from games.services.forum import post_message
+from games.services.moves import make_move
+from games.wording import done_message
 
 from .commands import NotACommand, commands_for, read_command
-from .errors import GameError
-from .forum import post_message
-from .moves import make_move
 from .reply_text import addresses_in, reply_text
 from .reply_tokens import ReplyToken, claimed_by, read_token, token_in
 

@@ -48,7 +48,7 @@ def read_token(text: str) -> ReplyToken | None:
 
 def claimed_by(text: str) -> ReplyToken | None:
     """What a token says, signature unchecked: never a credential, only a clue to why a token does not verify
-    (see games.services.inbound: a genuine reply read with another key than the one that signed it)."""
+    (see games.notify.replies: a genuine reply read with another key than the one that signed it)."""
     raw = _decoded(text)
     return _contents(raw[: _LAYOUT.size]) if raw is not None else None
 

@@ -16,8 +16,8 @@ from icalendar import Calendar, Event
 
 from games.engine import GameState, SeatStatus, Step, waiting_for
 from games.models import Game, Profile, Seat
+from games.services.clock import snap_to_deadline_hour
 
-from .clock import snap_to_deadline_hour
 from .messages import OWED
 
 DUTY = {

@@ -31,8 +31,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.dispatch import queue_now
 from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubscription
 
+from .bell import notify_webhook_disabled
+from .channels import Channel
 from .failures import Failures
 from .webhook_targets import BlockedAddress, CheckedHTTP, CheckedHTTPS, delivery_error, without_url
 
@@ -44,6 +47,19 @@ CLAIM_TIMEOUT = timedelta(minutes=10)
 BATCH = 50
 READ_AT_MOST = 65_536
 NOTICE_KINDS = {Notification.Kind.YOUR_MOVE: "notice.your_move", Notification.Kind.REMINDER: "notice.reminder"}
+
+
+class Webhooks(Channel):
+    """A game's subscriptions hear its events and posts; a user's notice subscriptions, their notices."""
+
+    def changes(self, changes, notices: list[Notification]) -> None:
+        enqueue_changes(changes, notices)
+
+    def notices(self, notices: list[Notification], now: datetime) -> None:
+        enqueue_notices(notices, now)
+
+    def post(self, game: Game, post: Post, now: datetime) -> None:
+        enqueue_post(game, post, now)
 
 
 # Enqueued in the transaction of the change (so that nothing announced is lost, and nothing is announced that
@@ -172,9 +188,7 @@ def _enqueue(rows: list[WebhookDelivery]) -> None:
 
 
 def _deliver_soon() -> None:
-    from games.tasks import deliver_webhooks, queue_now  # the tasks module imports the services
-
-    queue_now(deliver_webhooks)
+    queue_now("games.deliver_webhooks")
 
 
 # Sent outside any transaction, at least once
@@ -252,8 +266,6 @@ def _finish(delivery: WebhookDelivery, status: str, error: str) -> None:
 
 def _disable(subscription: WebhookSubscription, now: datetime) -> None:
     """A day of failures: the subscription stops, what waits for it is abandoned, and its owner is told."""
-    from .notify import notify_webhook_disabled
-
     with transaction.atomic():
         if not WebhookSubscription.objects.filter(pk=subscription.pk, disabled_at=None).update(disabled_at=now):
             return

@@ -7,9 +7,9 @@ import pytest
 from django.core import mail
 
 from games.models import Notification, Profile, SentEmail
+from games.notify.bell import queue_reminders
+from games.notify.email import send_due_emails
 from games.services import extend, make_move
-from games.services.mail import send_due_emails
-from games.services.notify import queue_reminders
 from tests.factories import START, make_user, running_game
 from tests.games.helpers import reload, user
 
@@ -149,7 +149,7 @@ class FlakyBackend:
 
 
 def test_a_temporary_smtp_failure_is_retried_later(settings):
-    settings.EMAIL_BACKEND = "tests.notify.test_mail.FlakyBackend"
+    settings.EMAIL_BACKEND = "tests.notify.test_email.FlakyBackend"
     running_game()
     assert send_due_emails(now=START) == 0
     notice = Notification.objects.get()
@@ -174,7 +174,7 @@ class VanishingBackend(FlakyBackend):
 
 
 def test_a_mail_server_gone_mid_way_costs_the_emails_no_try(settings):
-    settings.EMAIL_BACKEND = "tests.notify.test_mail.VanishingBackend"
+    settings.EMAIL_BACKEND = "tests.notify.test_email.VanishingBackend"
     FlakyBackend.failures = 0
     running_game()
     running_game()  # ann owes a nomination in two games: two emails
@@ -194,7 +194,7 @@ class PickyBackend(FlakyBackend):
 
 
 def test_an_email_the_server_always_drops_uses_its_tries_and_holds_up_no_one(settings):
-    settings.EMAIL_BACKEND = "tests.notify.test_mail.PickyBackend"
+    settings.EMAIL_BACKEND = "tests.notify.test_email.PickyBackend"
     FlakyBackend.failures = 0
     for name in ("ann", "bob", "cat", "dan", "eve"):
         make_user(name)

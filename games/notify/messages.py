@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from games.announcements import describe
 from games.models import Game, Notification
-from games.templatetags.games_extras import colon, when
+from games.wording import colon, when
 
 log = logging.getLogger(__name__)
 OWED = {

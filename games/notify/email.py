@@ -1,4 +1,8 @@
-"""The email outbox: due notifications sent as one email per person per sweep, in their language and zone.
+"""Email out: the channel and its outbox, due notices sent as one email per person per sweep, in their language
+and zone.
+
+The bell marks each notice for email as its reader chose (now, or in the daily digest): those rows are this
+outbox. A change with events wakes it at once after commit; everything else waits for its periodic run.
 
 Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED and marked `sending` in a short transaction, so two
 workers never send the same row; the SMTP conversation happens outside any transaction. A worker that dies
@@ -28,17 +32,32 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.dispatch import queue_now
 from games.engine import waiting_for
 from games.models import Game, Notification, Profile, Seat, SentEmail
 
+from .channels import Channel
+from .email_compose import Owing, build_message, emails_of
 from .failures import Failures, describe
-from .mail_compose import Owing, build_message, emails_of
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 50  # people per batch: each gets all their due notices in one email
 CLAIM_TIMEOUT = timedelta(minutes=10)
 MAX_ATTEMPTS = 5
+
+
+class Email(Channel):
+    """The bell's rows marked for email are this channel's outbox: it only wakes the outbox's worker."""
+
+    def changes(self, changes, notices: list[Notification]) -> None:
+        """The notices of a move go out at once, not at the outbox's next run."""
+        if any(change.events for change in changes):
+            transaction.on_commit(_send_soon)
+
+
+def _send_soon() -> None:
+    queue_now("games.send_emails")
 
 
 def send_due_emails(
