@@ -45,15 +45,11 @@ def enact(g: GameState, position: int) -> None:
 
 def veto_allowed(g: GameState) -> bool:
     """R19/R25: after the 5th fascist policy, once per session (a refusal closes it)."""
-    return g.fascist_policies >= _veto_unlocked_at(g) and not g.veto_refused
-
-
-def _veto_unlocked_at(g: GameState) -> int:
-    return VETO_UNLOCKED_AT - 1 if g.settings.veto_from_four else VETO_UNLOCKED_AT
+    return g.fascist_policies >= VETO_UNLOCKED_AT and not g.veto_refused
 
 
 def check_veto(g: GameState) -> None:
-    if g.fascist_policies < _veto_unlocked_at(g):
+    if g.fascist_policies < VETO_UNLOCKED_AT:
         raise IllegalAction(_("The veto is unlocked only after the fifth fascist policy."), code="veto_locked")
     if g.veto_refused:
         raise IllegalAction(

@@ -114,12 +114,6 @@ class Settings:
             "random": _("an unused power goes to a random legal target."),
         },
     )
-    veto_from_four: bool = rule(
-        False,
-        _("veto unlocked from the fourth fascist policy"),
-        place="legislature",
-        sentences={False: "", True: _("In this game the veto is unlocked from the fourth fascist policy.")},
-    )
 
     @classmethod
     def from_dict(cls, values: dict) -> "Settings":
