@@ -28,6 +28,7 @@ def rule_field(rule: Rule) -> forms.Field:
     return forms.BooleanField(label=_(rule.label), required=False, initial=rule.default)
 
 
+# The house rules' fields, declared on a base so that GameForm (a model form) lists them among its own.
 HouseRuleFields = type("HouseRuleFields", (forms.Form,), {rule.name: rule_field(rule) for rule in RULES})
 
 

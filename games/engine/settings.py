@@ -25,8 +25,8 @@ PLACES = ("roles", "ballot", "vote", "tracker", "legislature", "execution", "nom
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """How a house rule reads: its label, its values with theirs (none: true or false), the rules page's sentence
-    for each value ("" says nothing) and where it stands, and whether the engine plays it or only the site does."""
+    """How a house rule reads: its label, the rules page's sentence for each value ("" says nothing) and where it
+    stands, its choices as (value, label) (none: true or false), and whether the engine plays it or only the site."""
 
     label: str
     sentences: dict[Any, str]
