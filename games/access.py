@@ -87,7 +87,7 @@ def posting_refusal(game: Game, viewer: Viewer, thread: str, state: GameState | 
         if viewer.is_player:
             return _("The dead and the exiled cannot post in the game thread; the graveyard is open to them.")
         return _("Spectators read the game thread; they post in the graveyard.")
-    if game.quiet_legislature and state is not None and in_legislative_session(state):
+    if game.rules.quiet_legislature and state is not None and in_legislative_session(state):
         return _(
             "The thread is closed during the legislative session: it opens again once a policy is enacted or vetoed."
         )

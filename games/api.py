@@ -22,12 +22,13 @@ from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Path, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
-from pydantic import StringConstraints
+from pydantic import StringConstraints, create_model
 
 from games.access import viewer_for
 from games.api_problems import Problem, field_problem, for_programs, problem
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.engine.notation import KIND_VALUES, PLAYER_MOVES, player_move
+from games.engine.settings import RULES, Rule
 from games.models import ApiRequestCount, ApiToken, Game, GameEvent, Notification, Post
 from games.notify.messages import describe_in_list
 from games.presenters import DURATIONS
@@ -37,12 +38,6 @@ from games.services.lobby import signed_up
 
 MAX_ID = 10**18  # as the site's <id:...> converter: a bigger number is no row, and PostgreSQL refuses it
 PAGE = 100
-SETTINGS = (
-    "player_count", "visibility", "hitler_blind_small", "tracker_resets_on_election", "execution_vote",
-    "close_vote_early", "quiet_legislature", "missing_vote", "nomination_timeout", "power_timeout",
-    *(f"{name}_hours" for name in DURATIONS), "minute_durations", "deadline_hour", "time_zone",
-    "absence_notice_hours", "absence_max_days", "exile_lookback_games",
-)  # fmt: skip
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 Cursor = Annotated[int, Query(ge=0, le=MAX_ID)]
 Text = Annotated[str, StringConstraints(max_length=Post.MAX_BODY, pattern=r"^[^\x00]*$")]
@@ -233,6 +228,32 @@ class Lobby(Schema):
     running: list[GameSummary]
 
 
+def _rule_type(rule: Rule) -> Any:
+    return Literal[rule.values] if rule.choices else bool
+
+
+# A game's settings: the house rules as games.engine.settings declares them, between the table and the clock.
+GameSettings = create_model(
+    "GameSettings",
+    __base__=Schema,
+    player_count=(int, ...),
+    visibility=(Literal[tuple(Game.Visibility.values)], ...),
+    **{rule.name: (_rule_type(rule), Field(description=rule.label)) for rule in RULES},
+    **{f"{name}_hours": (int, ...) for name in DURATIONS},
+    minute_durations=(bool, ...),
+    deadline_hour=(int | None, ...),
+    time_zone=(str, ...),
+    absence_notice_hours=(int, ...),
+    absence_max_days=(int, ...),
+    exile_lookback_games=(int | None, ...),
+)
+
+
+def _settings(game: Game) -> dict:
+    rules = game.rules.to_dict()
+    return {name: rules[name] if name in rules else getattr(game, name) for name in GameSettings.model_fields}
+
+
 class GameOut(Schema):
     id: int
     name: str
@@ -240,7 +261,7 @@ class GameOut(Schema):
     step_number: int
     deadline: datetime | None
     paused: bool
-    settings: dict[str, Any]
+    settings: GameSettings
     public: dict[str, Any] | None = Field(description="the public view of the table; null before the game starts")
 
 
@@ -323,7 +344,7 @@ def game(request, game_id: Id):
         "step_number": found.step_number,
         "deadline": found.deadline,
         "paused": found.paused_at is not None,
-        "settings": {name: getattr(found, name) for name in SETTINGS},
+        "settings": _settings(found),
         "public": public_view(state) if state else None,
     }
 

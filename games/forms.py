@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .engine.notation import KIND_VALUES, PLAYER_FIELDS, PLAYER_MOVES
+from .engine.settings import RULES, Rule
 from .models import ApiToken, Game, Post, Profile
 from .zones import zone_choices
 
@@ -17,7 +18,19 @@ class ZoneChoices:
         self.fields["time_zone"].choices = zone_choices(browser_zone)
 
 
-class GameForm(ZoneChoices, forms.ModelForm):
+def rule_field(rule: Rule) -> forms.Field:
+    """A house rule's field, from its declaration: one of its values, or a box to tick."""
+    if rule.choices:
+        choices = [(value, _(label)) for value, label in rule.choices]
+        return forms.ChoiceField(label=_(rule.label), choices=choices, initial=rule.default)
+    return forms.BooleanField(label=_(rule.label), required=False, initial=rule.default)
+
+
+# The house rules' fields, declared on a base so that GameForm (a model form) lists them among its own.
+HouseRuleFields = type("HouseRuleFields", (forms.Form,), {rule.name: rule_field(rule) for rule in RULES})
+
+
+class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
     time_zone = forms.ChoiceField(label=_("time zone"), initial="UTC")
 
     class Meta:
@@ -26,14 +39,7 @@ class GameForm(ZoneChoices, forms.ModelForm):
             "name",
             "player_count",
             "visibility",
-            "hitler_blind_small",
-            "tracker_resets_on_election",
-            "execution_vote",
-            "close_vote_early",
-            "quiet_legislature",
-            "missing_vote",
-            "nomination_timeout",
-            "power_timeout",
+            *(rule.name for rule in RULES),
             "nomination_hours",
             "election_hours",
             "discard_hours",
@@ -51,9 +57,6 @@ class GameForm(ZoneChoices, forms.ModelForm):
         ]
         labels = {
             "visibility": _("visibility"),
-            "missing_vote": _("a ballot not cast"),
-            "nomination_timeout": _("when no chancellor is nominated in time"),
-            "power_timeout": _("when a power is not used in time"),
             "nomination_hours": _("hours to nominate"),
             "election_hours": _("hours from the round's start until the vote closes"),
             "discard_hours": _("hours for the president to discard"),

@@ -8,7 +8,9 @@ from django.utils.translation import ngettext
 
 from .announcements import describe
 from .engine import GameState, legal_actions, player_view, public_view
-from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS, SMALL_GAME_MAX
+from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS
+from .engine.settings import PLACES, RULES, HouseRules, Rule
+from .forms import GameForm
 from .models import Claim, Game, GameEvent
 
 
@@ -177,15 +179,9 @@ DURATIONS = ("nomination", "election", "discard", "legislative", "veto_reply", "
 def game_settings(game: Game) -> list[dict]:
     """Every setting of the game in plain words, as players read them before joining and during play: the
     variants, what a missed deadline does, every duration, the deadline hour, absences and the exile filter."""
-    from .forms import GameForm  # the form's labels are the settings' plain names, translated
-
-    labels = GameForm.Meta.labels
-    rows = []
-    for name in ("hitler_blind_small", "tracker_resets_on_election", "execution_vote", "close_vote_early",
-                 "quiet_legislature"):  # fmt: skip
-        rows.append({"label": Game._meta.get_field(name).verbose_name, "value": _yes_no(getattr(game, name))})
-    for name in ("missing_vote", "nomination_timeout", "power_timeout"):
-        rows.append({"label": labels[name], "value": getattr(game, f"get_{name}_display")()})
+    labels = GameForm.Meta.labels  # the form's labels are the settings' plain names, translated
+    rules = game.rules
+    rows = [{"label": _(rule.label), "value": _rule_value(rule, getattr(rules, rule.name))} for rule in RULES]
     for name in DURATIONS:
         rows.append({"label": labels[f"{name}_hours"], "value": _span(getattr(game, f"{name}_hours"), game)})
     hour = "—" if game.deadline_hour is None else f"{game.deadline_hour:02d}:00 ({game.time_zone})"
@@ -200,20 +196,35 @@ def game_settings(game: Game) -> list[dict]:
 
 
 def game_rules(game: Game) -> dict:
-    """The facts of this game's rules page: its table size's roles and power track, and its variants."""
+    """The facts of this game's rules page: its table size's roles and power track, and its variants' sentences
+    by their place on the page."""
     liberals, fascists = ROLE_COUNTS[game.player_count]
     track = POWER_TRACK[game.player_count]
     return {
         "players": game.player_count,
         "liberals": liberals,
         "fascists": fascists,
-        "hitler_knows": game.player_count <= SMALL_GAME_MAX and not game.hitler_blind_small,
+        "variants": variant_sentences(game.rules.as_played(game.player_count)),
         "powers": [{"number": n, "power": power} for n, power in enumerate(track, start=1)],
         "durations": {name: _span(getattr(game, f"{name}_hours"), game) for name in DURATIONS},
         "notice": _hours(game.absence_notice_hours),
         "absence_days": ngettext("%(count)s day", "%(count)s days", game.absence_max_days)
         % {"count": game.absence_max_days},
     }
+
+
+def variant_sentences(rules: HouseRules) -> dict[str, str]:
+    """What the rules page says of each house rule's value, the sentences of each place joined."""
+    said = {place: [] for place in PLACES}
+    for rule in RULES:
+        sentence = rule.sentences[getattr(rules, rule.name)]
+        if sentence:
+            said[rule.place].append(_(sentence))
+    return {place: " ".join(sentences) for place, sentences in said.items()}
+
+
+def _rule_value(rule: Rule, value) -> str:
+    return _(dict(rule.choices)[value]) if rule.choices else _yes_no(value)
 
 
 def _yes_no(value: bool) -> str:

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_inbound_dedup_by_person'),
+        ('games', '0014_house_rules_as_one_field'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -7,18 +7,30 @@ from copy import deepcopy
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import GameState, codec
-from games.engine import Settings as EngineSettings
+from games.engine import GameState, InvalidSetup, codec
+from games.engine.settings import HouseRules
 
 DAY = 24
 # Every duration is from 1 hour to 60 days: a game's clock must stay within what the sweep can compute.
 DURATION = [MinValueValidator(1), MaxValueValidator(60 * DAY)]
 MAX_ABSENCE_DAYS = 90  # the longest cap a game may set on its absences (E4)
+
+
+def default_house_rules() -> dict:
+    return HouseRules().to_dict()
+
+
+def validate_house_rules(value) -> None:
+    try:
+        HouseRules.from_dict(value)
+    except InvalidSetup as refused:
+        raise ValidationError(str(refused)) from None
 
 
 class Game(models.Model):
@@ -33,18 +45,6 @@ class Game(models.Model):
         PUBLIC = "public", _("Public: listed in the lobby, readable by anyone")
         UNLISTED = "unlisted", _("Unlisted: readable by anyone with the link")
 
-    class MissingVote(models.TextChoices):
-        ABSTAIN = "abstain", _("Not counted")
-        NEIN = "nein", _("Counted as Nein")
-
-    class NominationTimeout(models.TextChoices):
-        FAIL = "fail", _("The candidacy is lost")
-        RANDOM = "random", _("A random eligible nominee")
-
-    class PowerTimeout(models.TextChoices):
-        FORFEIT = "forfeit", _("The power is forfeited")
-        RANDOM = "random", _("A random legal target")
-
     name = models.CharField(_("name"), max_length=100)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="games_created"
@@ -55,17 +55,9 @@ class Game(models.Model):
         _("players"), default=7, validators=[MinValueValidator(5), MaxValueValidator(10)]
     )
 
-    # Rules variants and timeout outcomes (RULES.md R3, R15, R18, R23, T1, T4).
-    hitler_blind_small = models.BooleanField(_("Hitler blind in 5-6 player games"), default=False)
-    tracker_resets_on_election = models.BooleanField(_("election tracker resets on election"), default=False)
-    execution_vote = models.BooleanField(_("executions need a vote"), default=False)
-    close_vote_early = models.BooleanField(_("close the vote when everyone has voted"), default=True)
-    quiet_legislature = models.BooleanField(_("thread closed during legislative sessions"), default=True)
-    missing_vote = models.CharField(max_length=10, choices=MissingVote.choices, default=MissingVote.ABSTAIN)
-    nomination_timeout = models.CharField(
-        max_length=10, choices=NominationTimeout.choices, default=NominationTimeout.FAIL
-    )
-    power_timeout = models.CharField(max_length=10, choices=PowerTimeout.choices, default=PowerTimeout.FORFEIT)
+    # The house rules (RULES.md R3, R15, R18, R23, T4) by name, as games.engine.settings declares them: read as
+    # `rules`; a rule declared after the game was made takes its default.
+    house_rules = models.JSONField(default=default_house_rules, blank=True, validators=[validate_house_rules])
 
     # Durations in hours (T1-T3), counted from when the step (for T1's vote: the round) began.
     nomination_hours = models.PositiveIntegerField(default=2 * DAY, validators=DURATION)
@@ -94,7 +86,7 @@ class Game(models.Model):
     # The running game.
     seed = models.BigIntegerField(null=True, blank=True)
     setup = models.JSONField(
-        null=True, blank=True, help_text="the replay script's set-up (players, seed, rng); settings are the columns"
+        null=True, blank=True, help_text="the replay script's set-up (players, seed, rng); its settings: house_rules"
     )
     state = models.TextField(  # noqa: DJ001 (NULL: no state before the game starts, not an empty text)
         null=True, blank=True, help_text="the engine's GameState as versioned JSON text (games.engine.codec)"
@@ -177,22 +169,15 @@ class Game(models.Model):
             stored[attname] = _kept(getattr(self, attname))
 
     def load_state(self) -> GameState:
-        """The engine's state of this running or finished game, with its settings (stored in the columns)."""
-        return codec.decode(self.state, self.engine_settings())
+        """The engine's state of this running or finished game, with its settings (stored in `house_rules`)."""
+        return codec.decode(self.state, self.rules.for_engine())
 
     def store_state(self, state: GameState) -> None:
         self.state = codec.encode(state)
 
-    def engine_settings(self) -> EngineSettings:
-        return EngineSettings(
-            hitler_blind_small=self.hitler_blind_small,
-            tracker_resets_on_election=self.tracker_resets_on_election,
-            execution_vote=self.execution_vote,
-            close_vote_early=self.close_vote_early,
-            missing_vote=self.missing_vote,
-            nomination_timeout=self.nomination_timeout,
-            power_timeout=self.power_timeout,
-        )
+    @property
+    def rules(self) -> HouseRules:
+        return HouseRules.from_dict(self.house_rules)
 
     def duration(self, name: str) -> timedelta:
         """One of the durations above (`nomination`, `election`, ...) as a timedelta."""

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine.rng import DEFAULT_SCHEME
+from games.engine.settings import RULES, HouseRules
 from games.engine.setup import seat_and_deal
 from games.models import ActionRecord, Game, Seat
 
@@ -28,7 +29,8 @@ def create_game(user, *, now: datetime | None = None, join: bool = True, **optio
     """A new game open for sign-ups, with `options` for any of its settings; its creator joins it."""
     now = now or timezone.now()
     options.setdefault("name", _("%(user)s's game") % {"user": user.get_username()})
-    game = Game(created_by=user, **options)
+    rules = {rule.name: options.pop(rule.name) for rule in RULES if rule.name in options}
+    game = Game(created_by=user, house_rules=HouseRules().to_dict() | rules, **options)
     game.lobby_closes_at = now + timedelta(days=game.lobby_days)
     game.full_clean(exclude=["created_by", "setup", "state"])
     with transaction.atomic():  # a creator who may not join leaves no empty game behind
@@ -98,13 +100,13 @@ def start_game(game: Game, now: datetime) -> None:
     """
     seats = {seat.name: seat for seat in game.seats.filter(is_substitute=False).order_by("joined_at", "pk")}
     game.seed = secrets.randbits(62)
-    settings = game.engine_settings()
+    settings = game.rules.for_engine()
     state = seat_and_deal(list(seats), seed=game.seed, rng=DEFAULT_SCHEME, settings=settings)
     players = [seat.name for seat in state.seats]
     for number, name in enumerate(players):
         seats[name].number = number
     Seat.objects.bulk_update(seats.values(), ["number"])
-    game.setup = {"players": players, "seed": game.seed, "rng": DEFAULT_SCHEME}  # the settings are the columns
+    game.setup = {"players": players, "seed": game.seed, "rng": DEFAULT_SCHEME}  # its settings are `house_rules`
     game.status = Game.Status.RUNNING
     game.started_at = now
     game.save(update_fields=["seed", "setup", "status", "started_at"])

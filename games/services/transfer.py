@@ -1,6 +1,5 @@
 """Games in and out as replay scripts (REPLAY.md): import a script as a live game, export a game's script."""
 
-from dataclasses import asdict
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -9,6 +8,7 @@ from django.utils import timezone
 
 from games.engine import InvalidSetup, Settings
 from games.engine.rng import SINGLE_STREAM
+from games.engine.settings import HouseRules
 from games.models import ActionRecord, Game, Seat
 from games.replay import ScriptError, parse_script, start
 
@@ -48,7 +48,7 @@ def import_script(data: dict, *, now: datetime | None = None, **options) -> Game
                         "rng": script.rng,
                     },
                     "started_at": now,
-                    **asdict(script.settings),
+                    "house_rules": HouseRules(**script.settings.to_dict()).to_dict(),
                     **options,
                 }
             )
@@ -96,6 +96,6 @@ def export_script(game: Game) -> dict:
 
 
 def _changed_settings(game: Game) -> dict:
-    """The game's settings (its columns, where they live) that differ from RULES.md's defaults."""
+    """The game's settings (`house_rules`, where they live) that differ from RULES.md's defaults."""
     defaults = Settings().to_dict()
-    return {name: value for name, value in game.engine_settings().to_dict().items() if value != defaults[name]}
+    return {name: value for name, value in game.rules.for_engine().to_dict().items() if value != defaults[name]}

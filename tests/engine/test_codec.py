@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from msgspec import NODEFAULT
 from msgspec.structs import fields
 
-from games.engine import GameState, apply, codec, new_game, random_move, secret_view, summary
+from games.engine import GameState, Settings, apply, codec, new_game, random_move, secret_view, summary
 from games.engine.rng import NAMED_STREAMS, SINGLE_STREAM
 from games.engine.state import Seat, Session
 from games.replay import parse_script, play
@@ -59,6 +59,8 @@ def complete(data: dict) -> dict:
     data = {**_defaults(GameState), "settings": data.get("settings"), "outcome": None, **data}
     data["seats"] = [{**_defaults(Seat), **entry} for entry in data["seats"]]
     data["sessions"] = [{**_defaults(Session), **entry} for entry in data["sessions"]]
+    if data["settings"] is not None:  # a house rule declared since version 1 was stored, at its default
+        data["settings"] = {**Settings().to_dict(), **data["settings"]}
     data.pop("version", None)
     data.pop("living_count", None)
     return data

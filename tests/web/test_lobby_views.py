@@ -50,7 +50,7 @@ def test_create_a_game_with_every_setting(client_for):
     response = client_for("ann").post("/games/new/", form_data(execution_vote="on", deadline_hour=23))
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == game.get_absolute_url()
-    assert (game.name, game.player_count, game.execution_vote, game.deadline_hour) == ("Friday game", 5, True, 23)
+    assert (game.name, game.player_count, game.rules.execution_vote, game.deadline_hour) == ("Friday game", 5, True, 23)
     assert game.seats.get().name == "ann"
 
 

@@ -78,7 +78,7 @@ def test_r18_the_thread_is_closed_during_the_legislative_session(client_for):
 
 def test_r18_setting_off_keeps_the_thread_open(client_for):
     game = running_game(actions=governments(("ann", "bob"))[:6], now=timezone.now())
-    game.quiet_legislature = False
+    game.house_rules["quiet_legislature"] = False
     game.save()
     post(client_for("cat"), game, "what did you draw?")
     assert Post.objects.count() == 1
