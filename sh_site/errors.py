@@ -46,7 +46,7 @@ def bad_request(request, exception):
 
 
 def problem_response(status: int, title: str, code: str, detail: str, **extensions) -> JsonResponse:
-    """An RFC 9457 problem document, as the API sends its refusals (games/api_problems.py); `extensions` are its
+    """An RFC 9457 problem document, as the API sends its refusals (games/api/problems.py); `extensions` are its
     extension members."""
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code}
     return JsonResponse({**body, **extensions}, status=status, content_type="application/problem+json")

@@ -148,7 +148,7 @@ def _posted(value):
 
 
 def test_the_api_takes_the_player_moves_and_their_fields():
-    from games.api import MoveIn
+    from games.api.moves import MoveIn
 
     schema = MoveIn.model_json_schema()
     assert tuple(schema["properties"]["type"]["enum"]) == PLAYER_MOVES

@@ -1,4 +1,4 @@
-"""Issue 27: the API's refusals in a program's words (games/api_problems.py and the handlers of games/api.py): the
+"""Issue 27: the API's refusals in a program's words (games/api/problems.py, its documents and handlers): the
 field a 422 is about, a stale step with the step and the game to read, a body that is not JSON told apart from
 other bad requests."""
 

@@ -1,14 +1,21 @@
 """The API's refusals as RFC 9457 problem documents (issue 17), and their words for programs (issue 27): what the
 services word for a page, and pydantic's English-only complaints about a field, said as a program's author reads
-them, in the token owner's language. The handlers that send them are in games/api.py."""
+them, in the token owner's language; and the handlers that send them, one for each kind of refusal (HANDLERS)."""
 
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import Field, Schema
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 
+from games.api.auth import RateLimited
 from games.services import GameError
 from sh_site.errors import problem_response
+
+# Where a refusal's code says the thing is not there, or not the caller's to do; anything else the game refuses
+# now is a conflict with its state (409).
+NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session", "no_such_player"}
+FORBIDDEN = {"not_seated", "not_in_game", "cannot_post", "banned", "saw_secrets", "insufficient_scope"}
 
 
 class Problem(Schema):
@@ -31,6 +38,13 @@ class FieldProblem(Schema):
 
 
 Problem.model_rebuild()
+
+
+def refusals(*codes: int) -> dict:
+    return dict.fromkeys(codes, Problem)
+
+
+WRITE_REFUSALS = refusals(401, 403, 404, 409, 422, 429)
 
 
 def problem(request, status: int, code: str, detail: str, headers: dict | None = None, **extensions) -> JsonResponse:
@@ -115,3 +129,51 @@ def _field_path(location: list[str]) -> list[str]:
     if location[:1] and location[0] in LOCATIONS:
         return location[1:]
     return location
+
+
+# The handlers
+
+
+def _refused(request, error: GameError):
+    status = 404 if error.code in NOT_FOUND else 403 if error.code in FORBIDDEN else 409
+    return problem(request, status, error.code, for_programs(error), **error.details)
+
+
+def _invalid(request, error: ValidationError):
+    fields = [field_problem(item) for item in error.errors]
+    words = "; ".join(f"{field['problem']} ({field['location']})" for field in fields)
+    detail = _("The request is not valid: %(where)s.") % {"where": words}
+    return problem(request, 422, "invalid_request", detail, errors=fields)
+
+
+def _unauthorized(request, error):
+    return problem(
+        request, 401, "unauthorized", _("A valid token is needed: Authorization: Bearer <token>."),
+        headers={"WWW_Authenticate": "Bearer"},
+    )  # fmt: skip
+
+
+def _rate_limited(request, error: RateLimited):
+    detail = _("Too many requests with this token: try again in %(seconds)s seconds.") % {"seconds": error.retry_after}
+    return problem(request, 429, "rate_limited", detail, headers={"Retry_After": str(error.retry_after)})
+
+
+# django-ninja's words for a body its parser refused (ninja.params.models.BodyModel), followed with DEBUG on by the
+# parser's own: in English, and not the caller's business.
+UNPARSED_BODY = "Cannot parse request body"
+
+
+def _http_error(request, error: HttpError):
+    """A body that is not JSON is told so in the caller's language; any other HttpError in its own words."""
+    if error.status_code == 400 and str(error).startswith(UNPARSED_BODY):
+        return problem(request, 400, "invalid_request", _("The request's body is not valid JSON: nothing was done."))
+    return problem(request, error.status_code, "invalid_request", str(error))
+
+
+HANDLERS = {
+    GameError: _refused,
+    ValidationError: _invalid,
+    AuthenticationError: _unauthorized,
+    RateLimited: _rate_limited,
+    HttpError: _http_error,
+}

@@ -1,0 +1,35 @@
+"""What the operations of every resource share: their router, the path and cursor parameters, the page size, the
+game a path names, and a write's answer."""
+
+from typing import Annotated, Any
+
+import ninja
+from django.utils.translation import gettext as _
+from ninja import Path, Query, Schema
+
+from games.models import Game
+from games.services import GameError
+
+MAX_ID = 10**18  # as the site's <id:...> converter: a bigger number is no row, and PostgreSQL refuses it
+PAGE = 100
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+Cursor = Annotated[int, Query(ge=0, le=MAX_ID)]
+
+
+class Router(ninja.Router):
+    def get(self, path: str, **kwargs):
+        """Every read answers HEAD too: as GET, with the same ETag and 304, without the body (HTTP semantics,
+        RFC 9110 9.3.2; the body is dropped by sh_site.middleware.api_etags)."""
+        return self.api_operation(["GET", "HEAD"], path, **kwargs)
+
+
+def find_game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameError(_("There is no such game."), code="no_such_game")
+    return game
+
+
+class Done(Schema):
+    done: bool = True
+    events: list[dict[str, Any]] = []

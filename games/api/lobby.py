@@ -1,0 +1,45 @@
+"""The lobby: the public games open for sign-ups and running."""
+
+from datetime import datetime
+
+from ninja import Schema
+
+from games.api.auth import READ
+from games.api.common import PAGE, Router
+from games.api.problems import refusals
+from games.models import Game
+from games.services.lobby import signed_up
+
+router = Router()
+
+
+class GameSummary(Schema):
+    id: int
+    name: str
+    status: str
+    player_count: int
+    players: int
+    deadline: datetime | None
+    url: str
+
+
+class Lobby(Schema):
+    open: list[GameSummary]
+    running: list[GameSummary]
+
+
+def _summary(game: Game, players: int) -> dict:
+    return {"id": game.pk, "name": game.name, "status": game.status, "player_count": game.player_count,
+            "players": players, "deadline": game.deadline, "url": game.get_absolute_url()}  # fmt: skip
+
+
+@router.get("/lobby", response={200: Lobby, **refusals(401, 429)}, auth=READ, tags=["read"])
+def lobby(request):
+    """The public games open for sign-ups and running (at most 100 of each)."""
+    public = Game.objects.filter(visibility=Game.Visibility.PUBLIC).defer("state")
+    open_games = public.filter(status=Game.Status.OPEN).annotate(players=signed_up()).order_by("lobby_closes_at", "pk")
+    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at", "pk")
+    return {
+        "open": [_summary(g, g.players) for g in open_games[:PAGE]],
+        "running": [_summary(g, g.player_count) for g in running[:PAGE]],
+    }
