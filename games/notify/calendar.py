@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
+from games.clock import snap_to_deadline_hour
 from games.engine import GameState, SeatStatus, Step, waiting_for
 from games.models import Game, Profile, Seat
-from games.services.clock import snap_to_deadline_hour
 
 from .messages import OWED
 

@@ -16,10 +16,10 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
+from games.clock import compute_deadline, shift_anchors
 from games.engine import GameState
 from games.models import ActionRecord, Game
 
-from .clock import compute_deadline, shift_anchors
 from .deadlines import absences_of, apply_timeout
 from .errors import GameError
 from .knowledge import knows_secrets

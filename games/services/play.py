@@ -18,13 +18,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from games.clock import compute_deadline
 from games.engine import GameState, IllegalAction, Step, apply, waiting_for
 from games.engine.notation import BadShape, check_shape, to_action
 from games.models import ActionRecord, Game, GameEvent, Seat
 from games.notify import notify_changes
 from games.signals import game_changed, newcomer_dropped
 
-from .clock import compute_deadline
 from .errors import GameError
 from .knowledge import user_ids_knowing
 

@@ -6,13 +6,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.clock import step_anchors_for_full_length
 from games.engine import InvalidSetup, Settings
 from games.engine.rng import SINGLE_STREAM
 from games.engine.settings import HouseRules
 from games.models import ActionRecord, Game, Seat
 from games.replay import ScriptError, parse_script, start
 
-from .clock import step_anchors_for_full_length
 from .errors import GameError
 from .play import begin_new_game, persist, play
 
