@@ -19,9 +19,8 @@ from games.models import ActionRecord, Game, InboundEmail, Post, Profile
 from games.services.inbound import handle_message
 from games.services.mail import send_due_emails
 from games.services.reply_tokens import make_token, reply_address
-from tests.factories import make_user, running_game
-from tests.notify.test_reply_by_email import reply_to
-from tests.notify.test_smtp import free_port
+from tests.factories import make_user, reply_to, running_game
+from tests.services import free_port
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
 COMMAND = re.compile(r"^    (\S+(?: \S+)?)(?:   \((.+)\))?$")
