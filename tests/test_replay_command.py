@@ -9,6 +9,8 @@ import pytest
 
 from games.replay import replay_script
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "scenarios"
 

@@ -139,6 +139,7 @@ def test_replayed_wrong_sender_and_another_players_token_change_nothing():
     assert records(game) == [{"type": "nominate", "target": "bob", "by": "ann"}]
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_game_is_played_by_email_alone_through_lmtp():

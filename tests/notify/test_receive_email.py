@@ -18,6 +18,7 @@ from tests.notify.conftest import REPLY
 from tests.services import free_port
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("reply_players"),

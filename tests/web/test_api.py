@@ -271,6 +271,7 @@ def play_through_the_forms(game: Game, made: list) -> None:
         assert clients[name].post(f"/games/{game.pk}/move/", fields).status_code == 302
 
 
+@pytest.mark.slow
 def test_a_whole_7_player_game_through_the_api_matches_the_same_moves_through_the_forms(settings):
     settings.API_REQUESTS_PER_MINUTE = 10_000  # seven bots reading every turn: more than one person's limit
     names = NAMES[:7]

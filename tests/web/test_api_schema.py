@@ -31,6 +31,7 @@ def snapshot() -> tuple:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("caller", ["anonymous", "seated player"])

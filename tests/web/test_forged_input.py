@@ -65,6 +65,7 @@ def requests_for(world):
                 yield "post", url, PAYLOADS["nul"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", ["stranger", "player", "moderator"])
 def test_no_forged_request_gives_a_500_or_changes_a_game(world, client_for, who):
     client = (

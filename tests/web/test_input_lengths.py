@@ -27,7 +27,7 @@ from sh_site.accounts import Bounded
 from tests.factories import Api, running_game, token_for
 from tests.web.forged import FIELDS, fill, patterns, snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 LIKE_LIMIT = 50_000  # bytes: SQLite's longest LIKE pattern (SQLITE_MAX_LIKE_PATTERN_LENGTH)
 LONG = "x" * 60_000  # past it
