@@ -90,6 +90,7 @@ ACTIONS = [
 
 
 def form_data(**changes) -> dict:
+    """The new-game form as a person fills it in, with `changes`."""
     data = {
         "name": "Friday game",
         "player_count": 5,
