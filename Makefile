@@ -6,9 +6,14 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 # The suite runs on PostgreSQL when it answers here (as in CI), else on SQLite with PostgreSQL-only tests skipped.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
-TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+# Each pytest-xdist worker takes this Redis database's number plus its own (gw0: 8, gw1: 9, ...): at most 8 workers.
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/8
+# The suite runs on every core (one pytest-xdist worker a core, at most 8); TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= auto
+PYTEST = $(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup
+FAST = -m "not e2e and not chaos and not processes and not slow"
 
-.PHONY: run test lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow chaos clean
+.PHONY: run test test-fast lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow chaos clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,14 +42,24 @@ $(AXE): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $(AXE); \
 	else echo "make test: npm is missing: the accessibility checks are skipped"; fi
 
-test: lint $(AXE)
+# pytest, on PostgreSQL when it answers at TEST_DATABASE_URL (as in CI), else on SQLite with PostgreSQL-only tests
+# skipped; $(1): more arguments.
+define run_pytest
 	@if $(PY) -m tests.services postgres "$(TEST_DATABASE_URL)"; then \
-		echo "make test: PostgreSQL answers: the suite runs on $(TEST_DATABASE_URL)"; \
-		DEVTOOLS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
+		echo "make $@: PostgreSQL answers: the suite runs on $(TEST_DATABASE_URL)"; \
+		DEVTOOLS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) $(1); \
 	else \
-		echo "make test: PostgreSQL does not answer at $(TEST_DATABASE_URL): running on SQLite; PostgreSQL-only tests are skipped"; \
-		DEVTOOLS=1 REDIS_URL="$(TEST_REDIS_URL)" $(VENV)/bin/pytest; \
+		echo "make $@: PostgreSQL does not answer at $(TEST_DATABASE_URL): running on SQLite; PostgreSQL-only tests are skipped"; \
+		DEVTOOLS=1 REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) $(1); \
 	fi
+endef
+
+test: lint $(AXE)
+	$(call run_pytest)
+
+# Engine, services and views, in about a minute: not the browser, the chaos scenarios or the site's own processes.
+test-fast: $(STAMP)
+	$(call run_pytest,$(FAST))
 
 # The measuring code lives in the devtools app, which DEVTOOLS=1 installs (it is on by default only with DEBUG on).
 bench: $(STAMP)

@@ -3,6 +3,7 @@ import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -22,8 +23,37 @@ settings.register_profile("thorough", max_examples=2000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 IN_CI = bool(os.environ.get("CI"))
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
 CHROMIUM = Path("/usr/bin/chromium")
+# What `make test` runs at once on several cores (pytest-xdist) must not share anything a test changes: the
+# database is the worker's own (pytest-django names it test_<name>_gw0, _gw1, ...), and so is the Redis database;
+# tests that start the site's processes, or a browser, run one after another in a group of their own.
+XDIST_GROUPS = {"processes": "processes", "chaos": "processes", "e2e": "browser"}
+
+
+def _redis_url_of_this_worker() -> str:
+    """REDIS_URL's database number plus the worker's (gw0 keeps it, gw1 takes the next): a test that empties its
+    Redis database, or starts a Celery worker on it, never sees another worker's tasks. Set in the environment,
+    which the processes a test starts inherit, and in the settings, which Django has read already."""
+    url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/8"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    parts = urlsplit(url)
+    url = urlunsplit(parts._replace(path=f"/{int(parts.path.strip('/') or 0) + int(worker.removeprefix('gw'))}"))
+    if os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = django_settings.REDIS_URL = django_settings.CELERY_BROKER_URL = url
+    return url
+
+
+REDIS_URL = _redis_url_of_this_worker()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Before pytest-xdist reads the groups (--dist loadgroup): each test marked `processes`, `chaos` or `e2e`
+    joins its group."""
+    for item in items:
+        for marker, group in XDIST_GROUPS.items():
+            if item.get_closest_marker(marker):
+                item.add_marker(pytest.mark.xdist_group(group))
 
 
 def _missing(reason: str) -> None:

@@ -1,11 +1,18 @@
-"""Building users and games for the Django-side tests."""
+"""Building users, games, tokens, subscriptions, forms and emails for the Django-side tests: the one place where
+test modules take shared builders from (tests/test_layout.py keeps test modules from importing each other)."""
 
 from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
 
-from games.models import Game
+from games.models import ApiToken, Game, Post, WebhookSubscription
+from games.notify.email import send_due_emails
 from games.services.transfer import import_script
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe"]
@@ -58,3 +65,113 @@ def governments(*pairs: tuple[str, str], players: int = 5, policy: str = "F") ->
         actions.append({"type": "discard", "by": president, "policy": "F"})
         actions.append({"type": "enact", "by": chancellor, "policy": policy})
     return actions
+
+
+# ann, bob, cat and dan govern, then dan executes eve: a game with a dead player.
+EXECUTED = [
+    *governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")),
+    {"type": "execute", "by": "dan", "target": "eve"},
+]
+
+
+# Two games with the same public moves and other roles and hands: nothing anyone is sent or shown may differ.
+PLAYERS = NAMES[:5]
+# Same enacted policies (four fascist), other hands; the peek after the third shows other cards.
+DECK_A = list("FFLFLFFFFFFLLLLFF")
+DECK_B = list("FFFFFLFFFFLFLLLLF")
+ROLES_A = {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
+ROLES_B = {"ann": "fascist", "bob": "liberal", "cat": "liberal", "dan": "hitler", "eve": "liberal"}
+ACTIONS = [
+    *governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan"), ("dan", "eve")),
+    {"type": "execute", "by": "dan", "target": "ann"},
+    {"type": "nominate", "by": "eve", "target": "bob"},
+    {"type": "timeout"},
+]
+
+
+def form_data(**changes) -> dict:
+    """The new-game form as a person fills it in, with `changes`."""
+    data = {
+        "name": "Friday game",
+        "player_count": 5,
+        "visibility": "public",
+        "close_vote_early": "on",
+        "quiet_legislature": "on",
+        "missing_vote": "abstain",
+        "nomination_timeout": "fail",
+        "power_timeout": "forfeit",
+        "nomination_hours": 48,
+        "election_hours": 168,
+        "discard_hours": 24,
+        "legislative_hours": 48,
+        "veto_reply_hours": 24,
+        "veto_enact_hours": 24,
+        "power_hours": 48,
+        "execution_vote_hours": 48,
+        "time_zone": "Europe/Madrid",
+        "absence_notice_hours": 24,
+        "absence_max_days": 7,
+        "lobby_days": 14,
+    }
+    data.update(changes)
+    return data
+
+
+def token_for(name: str, scope: str = "play") -> str:
+    secret = ApiToken.new_secret()
+    ApiToken.objects.create(
+        user=make_user(name), name="test", digest=ApiToken.digest_of(secret), prefix=secret[:8], scope=scope,
+        created_at=timezone.now(),
+    )  # fmt: skip
+    return secret
+
+
+class Api:
+    """A client of the API as a program is: a token in the Authorization header, JSON in and out."""
+
+    def __init__(self, secret: str | None = None):
+        self.client = Client(SERVER_NAME="127.0.0.1")
+        self.headers = {"HTTP_AUTHORIZATION": f"Bearer {secret}"} if secret else {}
+
+    def get(self, path: str, **headers):
+        return self.client.get(f"/api/v1{path}", **self.headers, **headers)
+
+    def head(self, path: str, **headers):
+        return self.client.head(f"/api/v1{path}", **self.headers, **headers)
+
+    def post(self, path: str, body: dict | None = None):
+        return self.client.post(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
+
+
+def game_now(players: int = 5) -> Game:
+    return running_game(players, now=timezone.now())
+
+
+def subscribe(kind: str, url: str, *, owner: str = "ann", game=None) -> WebhookSubscription:
+    return WebhookSubscription.objects.create(
+        owner=make_user(owner), kind=kind, game=game, url=url, secret="whsec_test", created_at=timezone.now()
+    )
+
+
+def your_move_email(game: Game, to: str = "ann@example.com"):
+    send_due_emails(now=START)
+    return next(m for m in mail.outbox if m.to == [to] and game.name in m.subject)
+
+
+def reply_to(original, body: str, *, sender: str = "ann@example.com", message_id: str = "<r1@mail.example>",
+             to: str | None = None, **headers) -> bytes:  # fmt: skip
+    """A reply as a mail client writes it: the text, then the email quoted back under an "On ... wrote:" line."""
+    reply = EmailMessage(policy=policy.SMTP)
+    reply["From"] = f"Ann <{sender}>"
+    reply["To"] = to or original.extra_headers["Reply-To"]
+    reply["Subject"] = f"Re: {original.subject}"
+    reply["Message-ID"] = message_id
+    for name, value in headers.items():
+        reply[name.replace("_", "-")] = value
+    quoted = "\n".join(f"> {line}" for line in original.body.splitlines())
+    reply.set_content(f"{body}\n\nOn Mon, 2 Mar 2026 at 12:00, Secret Hitler by post wrote:\n{quoted}\n")
+    return reply.as_bytes()
+
+
+def posts(game: Game) -> list[str]:
+    return list(Post.objects.filter(game=game).values_list("body", flat=True))

@@ -15,7 +15,7 @@ from devtools.chaos.scenarios import STEP_MINUTES, ApiPlayer, Games, Player
 from devtools.chaos.services import RedisServer, Site, wait_until
 from games.models import ApiToken, Game, Notification
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.chaos, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 BROKER_CONNECT_TIMEOUT = 2  # the default
 BOUND = BROKER_CONNECT_TIMEOUT + 3  # what a player may notice at most: the broker's timeout and the move itself

@@ -6,7 +6,7 @@ import pytest
 
 from devtools.chaos import scenarios
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.chaos, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def test_t4_broker_down_moves_keep_working_and_every_deadline_and_email_is_handled_once_after():

@@ -21,6 +21,8 @@ from games.engine.setup import seat_and_deal
 
 from .helpers import FASCIST_FIRST, act, elect, make_game
 
+pytestmark = pytest.mark.slow
+
 ALPHA = 1e-3  # a fair dealer fails one test in a thousand; the seeds are fixed, so a pass is a pass for good
 GAMES = 12_000
 SIZES = [5, 7, 10]

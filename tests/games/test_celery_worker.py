@@ -33,7 +33,7 @@ from tests.factories import running_game
 from .helpers import state_of
 from .processes import ROOT, environment
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.processes, pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from tests.factories import START, running_game
 from .helpers import reload, state_of, user
 from .processes import python
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 DUE = START + timedelta(hours=48)
 
 

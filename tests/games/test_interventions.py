@@ -218,3 +218,11 @@ def test_repeated_verbs_change_nothing_the_second_time(moderator):
     assert replace(game.pk, moderator, "cat", "zoe", now=START + 3 * HOUR) is False
     kinds = list(reload(game).events.values_list("type", flat=True))
     assert (kinds.count("excused"), kinds.count("exile_scheduled"), kinds.count("replacement_scheduled")) == (1, 1, 1)
+
+
+def test_t5_extension_with_a_deadline_hour_moves_the_deadline_by_at_least_the_hours():
+    game = running_game(now=datetime(2026, 3, 2, 20, 0, tzinfo=UTC))
+    Game.objects.filter(pk=game.pk).update(deadline_hour=23)
+    new = extend(game.pk, make_user("mod"), hours=2, now=datetime(2026, 3, 2, 21, 0, tzinfo=UTC))
+    # The deadline was 4 Mar 23:00; 2 hours later is 5 Mar 01:00, and the next 23:00 after that is 5 Mar.
+    assert new == datetime(2026, 3, 5, 23, 0, tzinfo=UTC)

@@ -6,7 +6,11 @@ import subprocess
 import sys
 from datetime import datetime, timedelta
 
+import pytest
+
 from .processes import ROOT, environment
+
+pytestmark = pytest.mark.slow
 
 WRITER = """
 import django, json, sys

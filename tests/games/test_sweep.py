@@ -7,6 +7,7 @@ import time_machine
 
 from games.models import ActionRecord, Game, GameEvent, Seat, SweepRun
 from games.services import (
+    create_game,
     declare_absence,
     extend,
     join_game,
@@ -128,3 +129,12 @@ def test_a_finished_game_has_no_deadline():
     actions = [{"type": "cancel"}]
     game = running_game(actions=actions)
     assert (game.status, game.deadline) == (Game.Status.CANCELLED, None)
+
+
+def test_durations_are_bounded_and_one_broken_game_does_not_stop_the_sweep():
+    with pytest.raises(Exception, match="less than or equal to 1440"):
+        create_game(make_user("ann"), election_hours=100_000_000)
+    broken, fine = running_game(), running_game()
+    Game.objects.filter(pk=broken.pk).update(nomination_hours=10**9)  # as if it got past the checks
+    assert sweep_due_deadlines(now=START + timedelta(hours=49)) == 1
+    assert state_of(fine)["round"] == 2 and state_of(broken)["round"] == 1

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.engine import player_view
 from games.models import Game, GameEvent, Post, SweepRun
 from games.services import GameError, declare_absence, join_game
+from games.services.forum import post_message
 from moderation.models import AuditEntry, Ban, Report, SignIn
 from tests.factories import governments, make_user, running_game
 from tests.games.helpers import reload, state_of, user
@@ -84,7 +85,7 @@ def test_excuse_exile_and_cancel(moderator_client):
 
 
 def test_the_seat_table_marks_the_executed_and_offers_only_the_living(moderator_client):
-    from tests.web.test_thread_views import EXECUTED
+    from tests.factories import EXECUTED
 
     game = running_game(actions=EXECUTED)  # dan executed eve
     page = moderator_client().get(f"/moderation/games/{game.pk}/").content.decode()
@@ -328,3 +329,14 @@ def test_a_seen_deadline_at_the_calendar_s_end_is_only_a_stale_page(moderator_cl
         and "The deadline has changed since this page was loaded" in response.content.decode()
     )
     assert reload(game).deadline == deadline and not AuditEntry.objects.filter(action="extend").exists()
+
+
+def test_no_open_redirect_after_hiding_a_post(client_for):
+    game = running_game(now=timezone.now())
+    post = post_message(game.pk, user("ann"), "x")
+    mod = client_for("mod")
+    user("mod").groups.add(Group.objects.get(name="moderators"))
+    response = mod.post(
+        f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "r", "next": "https://evil.example/"}
+    )
+    assert response.url == "/moderation/reports/"

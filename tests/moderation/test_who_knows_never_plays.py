@@ -12,14 +12,15 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core import mail
+from django.utils import timezone
 
 from games.engine import summary
 from games.models import ActionRecord, Game, Post, Seat, ThreadRead
-from games.services import join_game, replace, sweep_due_deadlines
+from games.services import GameError, join_game, replace, sweep_due_deadlines
 from games.services.play import changing
 from moderation.models import AuditEntry, Report
 from moderation.services import audit
-from tests.factories import START, make_user, running_game
+from tests.factories import EXECUTED, START, make_user, running_game
 
 pytestmark = pytest.mark.django_db
 HOUR = timedelta(hours=1)
@@ -244,3 +245,25 @@ def test_no_moderator_is_told_of_a_drop_that_was_not_written(monkeypatch, django
     assert Game.objects.get(pk=game.pk).sweep_failures == 1
     assert not AuditEntry.objects.filter(action="drop_newcomer").exists()  # sam's withdrawal was not kept
     assert "sam" in Game.objects.get(pk=game.pk).load_state().substitutes
+
+
+def test_who_has_read_the_graveyard_cannot_take_a_seat(client_for):
+    game = running_game(actions=EXECUTED, now=timezone.now())
+    client_for("zed").get(f"/games/{game.pk}/graveyard/")
+    with pytest.raises(GameError, match="seen this game's secrets"):
+        join_game(game.pk, user("zed"), as_substitute=True)
+
+
+def test_a_moderator_who_saw_the_secrets_cannot_join_nor_be_named(client_for):
+    game = running_game()
+    mod = client_for("mod")
+    user("mod").groups.add(Group.objects.get(name="moderators"))
+    mod.get(f"/moderation/games/{game.pk}/")
+    with pytest.raises(GameError, match="seen this game's secrets"):
+        join_game(game.pk, user("mod"), as_substitute=True)
+    response = mod.post(
+        f"/moderation/games/{game.pk}/act/",
+        {"action": "replace", "player": "cat", "newcomer": "mod", "reason": "x", "step": game.step_number},
+        follow=True,
+    )
+    assert "mod has seen this game" in response.content.decode()

@@ -1,7 +1,12 @@
+import email
+from email import policy
+
 import pytest
+from aiosmtpd.controller import Controller
 from allauth.account.models import EmailAddress
 
 from tests.factories import make_user
+from tests.services import Receiver, free_port
 
 REPLY = "reply+{token}@reply.example.org"
 
@@ -13,3 +18,32 @@ def reply_players(db, settings):
     for name in ("ann", "bob", "cat", "dan", "eve"):
         person = make_user(name)
         EmailAddress.objects.get_or_create(user=person, email=person.email, verified=True, primary=True)
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content, policy=policy.default)))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp_server(settings):
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    yield inbox
+    controller.stop()
+
+
+@pytest.fixture
+def receiver(settings):
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    server = Receiver()
+    yield server
+    server.close()

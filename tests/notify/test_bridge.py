@@ -14,9 +14,8 @@ from games.models import ActionRecord, Post, WebhookSubscription
 from games.notify.webhooks import deliver_due
 from games.services import make_move
 from games.services.forum import post_message
-from tests.factories import make_user, running_game
-from tests.notify.test_webhooks import Receiver
-from tests.web.test_api import token_for
+from tests.factories import make_user, running_game, token_for
+from tests.services import Receiver
 
 SPEC = importlib.util.spec_from_file_location("bridge", Path(__file__).resolve().parents[2] / "examples" / "bridge.py")
 bridge_module = importlib.util.module_from_spec(SPEC)

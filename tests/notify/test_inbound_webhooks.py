@@ -18,8 +18,7 @@ from django.utils import timezone
 
 from games.models import ActionRecord, Game, InboundEmail, Post
 from games.notify.email import send_due_emails
-from tests.factories import running_game
-from tests.notify.test_reply_by_email import reply_to
+from tests.factories import reply_to, running_game
 
 pytestmark = pytest.mark.django_db
 PAYLOADS = Path(__file__).parent / "payloads"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.models import Notification, Profile, SentEmail
 from games.notify.email import send_due_emails
 from tests.factories import START, make_user, running_game
-from tests.notify.test_smtp import free_port
+from tests.services import free_port
 
 pytestmark = pytest.mark.django_db
 

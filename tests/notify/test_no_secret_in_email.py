@@ -10,21 +10,9 @@ from django.core import mail
 from games.models import Profile
 from games.notify.email import send_due_emails
 from games.services.transfer import import_script
-from tests.factories import NAMES, START, governments, make_user
+from tests.factories import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B, START, make_user
 
 pytestmark = pytest.mark.django_db
-PLAYERS = NAMES[:5]
-# Same enacted policies (four fascist), other hands; the peek after the third shows other cards.
-DECK_A = list("FFLFLFFFFFFLLLLFF")
-DECK_B = list("FFFFFLFFFFLFLLLLF")
-ROLES_A = {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
-ROLES_B = {"ann": "fascist", "bob": "liberal", "cat": "liberal", "dan": "hitler", "eve": "liberal"}
-ACTIONS = [
-    *governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan"), ("dan", "eve")),
-    {"type": "execute", "by": "dan", "target": "ann"},
-    {"type": "nominate", "by": "eve", "target": "bob"},
-    {"type": "timeout"},
-]
 
 
 def normalise(text: str, game_id: int) -> str:

@@ -16,10 +16,8 @@ from games.models import Game, Notification, SweepRun, WebhookDelivery, WebhookS
 from games.services import make_move
 from games.services.forum import post_message
 from games.tasks import deliver_webhooks, queue_reminders_task, send_emails
-from tests.factories import make_user, running_game
-from tests.notify.test_webhooks import receiver, subscribe  # noqa: F401 (a fixture)
+from tests.factories import Api, make_user, running_game, subscribe, token_for
 from tests.payloads import THE_ISSUE_S
-from tests.web.test_api import Api, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +85,7 @@ def test_an_email_of_a_game_whose_state_cannot_be_read_fails_alone():
     assert Notification.objects.get(game=other, kind=Notification.Kind.YOUR_MOVE).email == Notification.Email.SENT
 
 
-def test_a_webhook_delivery_that_cannot_be_sent_fails_alone(receiver, client_for):  # noqa: F811
+def test_a_webhook_delivery_that_cannot_be_sent_fails_alone(receiver, client_for):
     game = running_game(now=timezone.now())
     subscribe("game", receiver.url, game=game)
     corrupt = subscribe("game", receiver.url, game=game, owner="bob")

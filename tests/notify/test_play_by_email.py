@@ -19,9 +19,8 @@ from games.models import ActionRecord, Game, InboundEmail, Post, Profile
 from games.notify.email import send_due_emails
 from games.notify.replies import handle_message
 from games.notify.reply_tokens import make_token, reply_address
-from tests.factories import make_user, running_game
-from tests.notify.test_reply_by_email import reply_to
-from tests.notify.test_smtp import free_port
+from tests.factories import make_user, reply_to, running_game
+from tests.services import free_port
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
 COMMAND = re.compile(r"^    (\S+(?: \S+)?)(?:   \((.+)\))?$")
@@ -140,6 +139,7 @@ def test_replayed_wrong_sender_and_another_players_token_change_nothing():
     assert records(game) == [{"type": "nominate", "target": "bob", "by": "ann"}]
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_game_is_played_by_email_alone_through_lmtp():

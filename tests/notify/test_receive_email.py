@@ -12,13 +12,13 @@ import pytest
 
 from games.management.commands.lmtp_server import lmtp_controller
 from games.models import InboundEmail, Post
-from tests.factories import running_game
+from tests.factories import reply_to, running_game, your_move_email
 from tests.games.processes import ROOT, environment
 from tests.notify.conftest import REPLY
-from tests.notify.test_reply_by_email import reply_to, your_move_email
-from tests.notify.test_smtp import free_port
+from tests.services import free_port
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("reply_players"),

@@ -26,37 +26,13 @@ from games.notify.email import send_due_emails
 from games.notify.email_compose import fit_subject
 from games.notify.replies import handle_message
 from games.notify.reply_tokens import make_token, read_token, reply_address
-from tests.factories import START, make_user, running_game, votes
+from tests.factories import START, make_user, posts, reply_to, running_game, votes, your_move_email
 from tests.games.processes import environment
 from tests.notify.conftest import REPLY
-from tests.notify.test_smtp import free_port, smtp_server  # noqa: F401 (a fixture)
+from tests.services import free_port
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def your_move_email(game: Game, to: str = "ann@example.com"):
-    send_due_emails(now=START)
-    return next(m for m in mail.outbox if m.to == [to] and game.name in m.subject)
-
-
-def reply_to(original, body: str, *, sender: str = "ann@example.com", message_id: str = "<r1@mail.example>",
-             to: str | None = None, **headers) -> bytes:  # fmt: skip
-    """A reply as a mail client writes it: the text, then the email quoted back under an "On ... wrote:" line."""
-    reply = EmailMessage(policy=policy.SMTP)
-    reply["From"] = f"Ann <{sender}>"
-    reply["To"] = to or original.extra_headers["Reply-To"]
-    reply["Subject"] = f"Re: {original.subject}"
-    reply["Message-ID"] = message_id
-    for name, value in headers.items():
-        reply[name.replace("_", "-")] = value
-    quoted = "\n".join(f"> {line}" for line in original.body.splitlines())
-    reply.set_content(f"{body}\n\nOn Mon, 2 Mar 2026 at 12:00, Secret Hitler by post wrote:\n{quoted}\n")
-    return reply.as_bytes()
-
-
-def posts(game: Game) -> list[str]:
-    return list(Post.objects.filter(game=game).values_list("body", flat=True))
 
 
 # The emails themselves
@@ -264,7 +240,7 @@ def test_a_forged_message_does_not_claim_the_message_id_of_the_genuine_reply_aft
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_round_trip_through_smtp_out_and_lmtp_and_the_pipe_in(smtp_server, settings):  # noqa: F811
+def test_a_round_trip_through_smtp_out_and_lmtp_and_the_pipe_in(smtp_server, settings):
     game = running_game()
     send_due_emails(now=START)
     _recipients, sent = next((r, m) for r, m in smtp_server.messages if r == ["ann@example.com"])

@@ -17,8 +17,7 @@ from django.core import mail
 from games.models import InboundEmail
 from games.notify.replies import handle_message
 from games.notify.reply_text import addresses_in, html_to_text, strip_reply
-from tests.factories import make_user, running_game
-from tests.notify.test_reply_by_email import posts, reply_to, your_move_email
+from tests.factories import make_user, posts, reply_to, running_game, your_move_email
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
 EMAILS = Path(__file__).parent / "emails"

@@ -1,12 +1,8 @@
 """Through a real SMTP server (aiosmtpd on loopback), and with two senders at once on PostgreSQL."""
 
-import email
-import socket
 import threading
-from email import policy
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.core import mail
 from django.db import connection
 
@@ -15,33 +11,6 @@ from games.notify.email import send_due_emails
 from tests.factories import START, make_user, running_game
 
 pytestmark = pytest.mark.django_db
-
-
-class Inbox:
-    def __init__(self) -> None:
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content, policy=policy.default)))
-        return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture
-def smtp_server(settings):
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    yield inbox
-    controller.stop()
 
 
 def test_emails_go_through_a_real_smtp_server(smtp_server):

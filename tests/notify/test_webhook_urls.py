@@ -18,8 +18,8 @@ from games.services import make_move
 from games.tasks import deliver_webhooks, send_emails
 from games.views import webhooks
 from sh_site.logs import RateLimitedAdminEmailHandler
-from tests.factories import make_user, running_game
-from tests.notify.test_webhooks import Receiver, subscribe
+from tests.factories import make_user, running_game, subscribe
+from tests.services import Receiver
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,7 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import threading
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.utils import timezone
@@ -19,52 +17,10 @@ from games.notify.webhook_targets import allowed, check_url, rfc6052_ipv4
 from games.notify.webhooks import deliver_due
 from games.services import make_move
 from games.services.forum import post_message
-from tests.factories import make_user, running_game
+from tests.factories import make_user, running_game, subscribe
+from tests.services import Receiver
 
 pytestmark = pytest.mark.django_db
-
-
-class Receiver:
-    """An HTTP server on a free loopback port that records what it is sent and answers `status`."""
-
-    def __init__(self, status: int = 200, path: str = "/hook"):
-        self.status, self.received = status, []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append((dict(self.headers), body))
-                self.send_response(receiver.status)
-                if 300 <= receiver.status < 400:
-                    self.send_header("Location", "http://127.0.0.1:1/elsewhere")
-                self.end_headers()
-                self.wfile.write(b"the receiver's own words, never kept")
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}{path}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    server = Receiver()
-    yield server
-    server.close()
-
-
-def subscribe(kind: str, url: str, *, owner: str = "ann", game=None) -> WebhookSubscription:
-    return WebhookSubscription.objects.create(
-        owner=make_user(owner), kind=kind, game=game, url=url, secret="whsec_test", created_at=timezone.now()
-    )
 
 
 def check_signature(headers: dict, body: bytes, secret: str = "whsec_test") -> bool:
@@ -205,7 +161,7 @@ def test_two_games_with_the_same_public_history_send_the_same_webhook_bodies(rec
     from games.models import Game
     from games.services.deadlines import sweep_due_deadlines
     from games.services.transfer import import_script
-    from tests.notify.test_no_secret_in_email import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B
+    from tests.factories import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B
 
     sent = []
     for roles, deck in ((ROLES_A, DECK_A), (ROLES_B, DECK_B)):

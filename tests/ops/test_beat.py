@@ -9,7 +9,7 @@ import pytest
 from devtools.chaos.services import BIN, ROOT, Site, database_url, own_database, wait_until
 from sh_site.beat import LOCK_KEY
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.processes, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def lock_holder(url: str) -> int | None:

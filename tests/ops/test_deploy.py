@@ -65,6 +65,7 @@ SECRET_ADDRESSES = {
 }
 
 
+@pytest.mark.processes
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_gunicorns_access_log_masks_secret_addresses():

@@ -62,6 +62,7 @@ def test_the_sites_gauges_say_what_is_overdue_waiting_and_running(client, settin
     assert any(name.startswith("django_http_requests") for name, _labels in found)
 
 
+@pytest.mark.processes
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_gunicorns_workers_add_up_in_multiprocess_mode(tmp_path):

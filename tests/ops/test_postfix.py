@@ -18,10 +18,9 @@ import pytest
 
 from games.models import Post
 from tests.conftest import _missing
-from tests.factories import running_game
+from tests.factories import reply_to, running_game, your_move_email
 from tests.games.processes import environment
 from tests.notify.conftest import REPLY, reply_players  # noqa: F401 (a fixture)
-from tests.notify.test_reply_by_email import reply_to, your_move_email
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "reply.example.org"

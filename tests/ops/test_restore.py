@@ -20,7 +20,7 @@ from games.services import make_move
 from games.services.deadlines import sweep_due_deadlines
 from tests.factories import governments, running_game
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 
 

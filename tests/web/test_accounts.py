@@ -1,12 +1,16 @@
 """Accounts (django-allauth): sign up, verify the email, then join; password reset and email pages."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core import mail
 
-from games.models import Game
-from tests.factories import running_game
+from games.models import ActionRecord, Game
+from games.services import join_game, make_move, sweep_due_deadlines
+from games.services.accounts import delete_account
+from tests.factories import START, make_user, running_game
+from tests.games.helpers import reload, state_of, user
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +139,22 @@ def test_a_bogus_time_zone_cookie_is_ignored(client):
         },
     )
     assert Profile.objects.get(user__username="m").time_zone == "UTC"
+
+
+def test_a_deleted_substitute_no_longer_waits_for_a_seat():
+    game = running_game()
+    join_game(game.pk, make_user("sam"), as_substitute=True, now=START)
+    delete_account(user("sam"))
+    assert ActionRecord.objects.filter(game=game, action={"type": "withdraw", "name": "sam"}).exists()
+    assert not game.seats.filter(name="sam").exists()
+    sweep_due_deadlines(now=START + timedelta(hours=48))  # ann misses her nomination
+    make_move(
+        game.pk,
+        user("bob"),
+        {"type": "nominate", "target": "cat"},
+        reload(game).step_number,
+        now=START + timedelta(hours=49),
+    )
+    sweep_due_deadlines(now=reload(game).deadline)  # nobody votes: ann's second miss, and no substitute waits
+    assert "sam" not in state_of(game)["alive"]
+    assert state_of(game)["exiled"] == ["ann"]

@@ -13,41 +13,23 @@ from django.utils import timezone
 
 from games.models import ActionRecord, ApiToken, Game, GameEvent
 from games.services.transfer import import_script
-from tests.factories import NAMES, make_user, running_game, script
-from tests.notify.test_no_secret_in_email import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B
+from tests.factories import (
+    ACTIONS,
+    DECK_A,
+    DECK_B,
+    NAMES,
+    PLAYERS,
+    ROLES_A,
+    ROLES_B,
+    Api,
+    game_now,
+    make_user,
+    script,
+    token_for,
+)
 
 pytestmark = pytest.mark.django_db
 FORM_FIELD = {"vote": "vote", "discard": "policy", "enact": "policy", "veto_reply": "accept"}
-
-
-def token_for(name: str, scope: str = "play") -> str:
-    secret = ApiToken.new_secret()
-    ApiToken.objects.create(
-        user=make_user(name), name="test", digest=ApiToken.digest_of(secret), prefix=secret[:8], scope=scope,
-        created_at=timezone.now(),
-    )  # fmt: skip
-    return secret
-
-
-class Api:
-    """A client of the API as a program is: a token in the Authorization header, JSON in and out."""
-
-    def __init__(self, secret: str | None = None):
-        self.client = Client(SERVER_NAME="127.0.0.1")
-        self.headers = {"HTTP_AUTHORIZATION": f"Bearer {secret}"} if secret else {}
-
-    def get(self, path: str, **headers):
-        return self.client.get(f"/api/v1{path}", **self.headers, **headers)
-
-    def head(self, path: str, **headers):
-        return self.client.head(f"/api/v1{path}", **self.headers, **headers)
-
-    def post(self, path: str, body: dict | None = None):
-        return self.client.post(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
-
-
-def game_now(players: int = 5) -> Game:
-    return running_game(players, now=timezone.now())
 
 
 # Tokens
@@ -289,6 +271,7 @@ def play_through_the_forms(game: Game, made: list) -> None:
         assert clients[name].post(f"/games/{game.pk}/move/", fields).status_code == 302
 
 
+@pytest.mark.slow
 def test_a_whole_7_player_game_through_the_api_matches_the_same_moves_through_the_forms(settings):
     settings.API_REQUESTS_PER_MINUTE = 10_000  # seven bots reading every turn: more than one person's limit
     names = NAMES[:7]

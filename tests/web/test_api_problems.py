@@ -11,8 +11,7 @@ from ninja.errors import HttpError
 from games.api import api
 from games.models import Post
 from games.services import GameError, pause
-from tests.factories import make_user
-from tests.web.test_api import Api, game_now, token_for
+from tests.factories import Api, game_now, make_user, token_for
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from games.models import Absence, ActionRecord, Claim, Game, Post, Seat
-from tests.factories import running_game
-from tests.web.test_api import token_for
+from tests.factories import running_game, token_for
 
 EXAMPLES = 12
 
@@ -32,6 +31,7 @@ def snapshot() -> tuple:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("caller", ["anonymous", "seated player"])

@@ -2,7 +2,12 @@
 recorded, in the reader's language; anything else stays a 500. The real outage is in tests/chaos."""
 
 import pytest
+from django.contrib.auth.models import Group
 from django.test import Client
+
+from games.notify.unsubscribe import unsubscribe, unsubscribe_token
+from tests.factories import make_user
+from tests.games.helpers import user
 
 
 @pytest.fixture
@@ -32,3 +37,14 @@ def test_a_database_outage_page_is_in_the_readers_language(client):
 def test_a_bug_is_still_a_500(client):
     response = client.get("/bug/")
     assert response.status_code == 500 and "Something went wrong" in response.content.decode()
+
+
+def test_bad_inputs_are_not_errors(client_for, client):
+    mod = client_for("mod")
+    user("mod").groups.add(Group.objects.get(name="moderators"))
+    assert mod.post("/moderation/reports/999/resolve/", {"resolution": "x"}).status_code == 404
+    gone = make_user("gone")
+    token = unsubscribe_token(gone.pk, ["moves"])
+    gone.delete()
+    unsubscribe(gone.pk if gone.pk else 0, ["moves"])
+    assert client.post(f"/unsubscribe/{token}/").status_code == 200

@@ -9,9 +9,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.models import Absence, Notification, Profile
-from tests.factories import running_game
+from tests.factories import Api, running_game, token_for
 from tests.payloads import THE_ISSUE_S
-from tests.web.test_api import Api, token_for
 
 pytestmark = pytest.mark.django_db
 

@@ -7,31 +7,16 @@ every field is a NUL byte, a huge value, the wrong type, or a stale step number.
 listed below (reading marks a thread read; a moderator opening a game's page is written in the audit log).
 """
 
-import re
-from datetime import timedelta
-
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
-from django.urls import URLResolver, get_resolver
-from django.utils import timezone
 
-from games.models import Absence, ActionRecord, Claim, Game, GameEvent, Post, Seat
-from games.services import cancel
-from moderation.models import AuditEntry, Ban, Report
-from tests.factories import make_user, running_game
+from tests.web.forged import FIELDS, fill, patterns, snapshot
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 HUGE = "9" * 60_000
 FORGED_PATH_VALUES = ["0", "999999", "99999999999999999999999", "%00", "x" * 3000, "%3Cb%3E", "-1"]
 FORGED_QUERIES = ["?q=%00&page=-1&quote=abc", f"?q={'x' * 50_000}&page=99999999999999999999&quote=99999999999"]
-FIELDS = [
-    "action", "step", "step_number", "reason", "hours", "player", "newcomer", "type", "target", "vote", "policy",
-    "accept", "round", "cards", "starts_at", "ends_at", "days", "hide", "next", "resolution", "body", "thread",
-    "quote_of", "language", "confirm", "as", "q", "login", "password", "email", "name", "display_name",
-    "time_zone", "reminders", "confirmed", "back", "preview", "reply_by_email", "scope", "url",
-]  # fmt: skip
 # Free text is any text: "abc" in a post or a report is a post or a report, not a forgery.
 TYPED = [field for field in FIELDS if field not in {"reason", "resolution", "body", "display_name", "q", "confirm"}]
 PAYLOADS = {
@@ -58,78 +43,6 @@ FORGED_HEADERS = [
     {"HTTP_IF_NONE_MATCH": '"' + "0" * 32 + '", W/"x\u0000y", ' + "x" * 5000, "HTTP_X_LIVE": "1"},
     {"HTTP_IF_NONE_MATCH": "\x00", "HTTP_X_LIVE": "\x00" * 10},
 ]
-SKIPPED = {"accounts/logout/"}  # signs the client out: the rest of its requests would be a stranger's
-
-
-def patterns(resolver=None, prefix=""):
-    for entry in (resolver or get_resolver()).url_patterns:
-        if isinstance(entry, URLResolver):
-            if str(entry.pattern) != "admin/":  # Django's own admin, tested by Django
-                yield from patterns(entry, prefix + str(entry.pattern))
-        elif prefix + str(entry.pattern) not in SKIPPED:
-            yield prefix + str(entry.pattern)
-
-
-def fill(pattern: str, values: dict[str, str]) -> str:
-    """A concrete path for a route (`<id:game_id>`) or a regular expression (`(?P<key>...)`)."""
-    path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values.get(m.group(1), "1")), pattern)
-    path = re.sub(r"\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)", lambda m: str(values.get(m.group(1), "1")), path)
-    return "/" + path.replace("^", "").replace("$", "").replace("\\", "")
-
-
-@pytest.fixture
-def world():
-    """A running game (ann..eve, a vote open, posts, a report, an absence) and a finished one; a moderator."""
-    now = timezone.now()
-    game = running_game(now=now, actions=[{"type": "nominate", "by": "ann", "target": "bob"}])
-    other = running_game(now=now)
-    Game.objects.filter(pk=other.pk).update(name="Other")
-    ghost = make_user("ghost")
-    post = Post.objects.create(game=game, author=make_user("ann"), body="hi", html="<p>hi</p>", created_at=now)
-    buried = Post.objects.create(
-        game=game, author=ghost, thread=Post.Thread.GRAVEYARD, body="b", html="b", created_at=now
-    )
-    report = Report.objects.create(post=post, reporter=make_user("bob"), reason="rude")
-    seat = Seat.objects.get(game=game, name="cat")
-    absence = Absence.objects.create(seat=seat, starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=3))
-    ban = Ban.objects.create(user=ghost, until=now + timedelta(days=3), reason="spam")
-    moderator = make_user("mod")
-    moderator.groups.add(Group.objects.get(name="moderators"))
-    cancel(other.pk, moderator)  # the other game is over
-    ids = {
-        "game_id": game.pk,
-        "post_id": post.pk,
-        "absence_id": absence.pk,
-        "report_id": report.pk,
-        "user_id": make_user("dan").pk,
-        "ban_id": ban.pk,
-        "username": "ann",
-        "token": "forged-token",
-        "key": "forged-key",
-        "uidb36": "1",
-    }
-    elsewhere = {**ids, "game_id": other.pk, "post_id": buried.pk}
-    return {"real": ids, "elsewhere": elsewhere}
-
-
-def snapshot() -> dict:
-    return {
-        "games": list(Game.objects.order_by("pk").values()),
-        "seats": list(
-            Seat.objects.order_by("pk").values(
-                "pk", "game", "user", "name", "number", "active", "pending", "is_substitute", "exiled_at"
-            )
-        ),
-        "events": GameEvent.objects.count(),
-        "actions": ActionRecord.objects.count(),
-        "posts": list(Post.objects.order_by("pk").values("pk", "body", "hidden_at", "edited_at")),
-        "claims": Claim.objects.count(),
-        "absences": list(Absence.objects.order_by("pk").values("pk", "starts_at", "ends_at", "ended_early_at")),
-        "reports": list(Report.objects.order_by("pk").values("pk", "resolved_at")),
-        "bans": list(Ban.objects.order_by("pk").values("pk", "lifted_at")),
-        # A GET may write one thing: a moderator opening a game's page is on the record (issue 9).
-        "audit": list(AuditEntry.objects.exclude(action="view_secrets").values("pk")),
-    }
 
 
 def requests_for(world):
@@ -152,6 +65,7 @@ def requests_for(world):
                 yield "post", url, PAYLOADS["nul"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", ["stranger", "player", "moderator"])
 def test_no_forged_request_gives_a_500_or_changes_a_game(world, client_for, who):
     client = (

@@ -24,18 +24,15 @@ from django.utils.module_loading import import_string
 
 from games.models import ActionRecord, Post
 from sh_site.accounts import Bounded
-from tests.factories import running_game
-from tests.web import test_forged_input
-from tests.web.test_api import Api, token_for
-from tests.web.test_forged_input import FIELDS, fill, patterns, snapshot
+from tests.factories import Api, running_game, token_for
+from tests.web.forged import FIELDS, fill, patterns, snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 LIKE_LIMIT = 50_000  # bytes: SQLite's longest LIKE pattern (SQLITE_MAX_LIKE_PATTERN_LENGTH)
 LONG = "x" * 60_000  # past it
 WIDE = "€" * 20_001  # past it too in 3-byte characters (60,003 bytes), and past the longest field (a post's body)
 ROOT = Path(__file__).resolve().parents[2]
-world = test_forged_input.world  # a running game with posts, a report, an absence, a ban; a finished game
 
 
 @pytest.mark.parametrize("value", [LONG, WIDE], ids=["ascii", "3-byte"])

@@ -2,9 +2,12 @@
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.contrib.auth.models import Group
 
 from games.models import Game
-from tests.factories import make_user, running_game
+from moderation.services import ban
+from tests.factories import form_data, make_user, running_game
+from tests.games.helpers import user
 
 pytestmark = pytest.mark.django_db
 
@@ -17,33 +20,6 @@ def test_home_lists_open_running_and_finished_games(client, client_for):
     assert page.status_code == 200
     text = page.content.decode()
     assert "Open one" in text and "Imported game (5 players)" in text
-
-
-def form_data(**changes) -> dict:
-    data = {
-        "name": "Friday game",
-        "player_count": 5,
-        "visibility": "public",
-        "close_vote_early": "on",
-        "quiet_legislature": "on",
-        "missing_vote": "abstain",
-        "nomination_timeout": "fail",
-        "power_timeout": "forfeit",
-        "nomination_hours": 48,
-        "election_hours": 168,
-        "discard_hours": 24,
-        "legislative_hours": 48,
-        "veto_reply_hours": 24,
-        "veto_enact_hours": 24,
-        "power_hours": 48,
-        "execution_vote_hours": 48,
-        "time_zone": "Europe/Madrid",
-        "absence_notice_hours": 24,
-        "absence_max_days": 7,
-        "lobby_days": 14,
-    }
-    data.update(changes)
-    return data
 
 
 def test_create_a_game_with_every_setting(client_for):
@@ -148,3 +124,17 @@ def test_my_finished_games_are_listed_on_the_lobby(client_for):
     mine = page[page.index('id="my-finished"') :]
     assert f'href="/games/{game.pk}/"' in mine[: mine.index("</section>")]
     assert 'id="my-finished"' not in client_for("zed").get("/").content.decode()
+
+
+def test_a_banned_creator_gets_a_message_and_no_empty_game(client_for):
+    ann = client_for("ann")
+    ban(_moderator(), user("ann"), 3, "spam")
+    response = ann.post("/games/new/", form_data())
+    assert "banned" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def _moderator():
+    mod = make_user("mod")
+    mod.groups.add(Group.objects.get(name="moderators"))
+    return mod

@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services import create_game
 from tests.factories import governments, make_user, running_game
+from tests.games.helpers import user
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +88,19 @@ def test_moderators_by_permission_or_by_group_still_see_the_moderation_link(clie
     assert reverse("moderation:dashboard") in client_for("direct").get("/").content.decode()
     assert reverse("moderation:dashboard") in client_for("grouped").get("/").content.decode()
     assert reverse("moderation:dashboard") not in client_for("member").get("/").content.decode()
+
+
+def test_the_users_page_costs_the_same_for_more_users(client_for):
+    mod = client_for("mod")
+    user("mod").groups.add(Group.objects.get(name="moderators"))
+    running_game()
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert mod.get("/moderation/users/").status_code == 200
+        return len(captured)
+
+    few = queries()
+    for n in range(15):
+        make_user(f"extra{n}")
+    assert queries() == few

@@ -210,3 +210,13 @@ def test_a_move_on_no_such_game_is_a_404_whatever_the_form(client_for):
     ):
         assert ann.post(f"/games/{missing}/move/", fields).status_code == 404
     assert ActionRecord.objects.filter(game=game).count() == reload(game).action_count
+
+
+def test_a_move_keeps_only_its_own_fields(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    ann.post(f"/games/{game.pk}/move/", {"step_number": 1, "type": "nominate", "target": "bob", "policy": "Q"})
+    assert not ActionRecord.objects.filter(game=game).exists()  # a value no move takes: refused whole
+    nomination = {"step_number": 1, "type": "nominate", "target": "bob", "policy": "L", "confirmed": "yes"}
+    ann.post(f"/games/{game.pk}/move/", nomination)
+    assert ActionRecord.objects.filter(game=game).last().action == {"type": "nominate", "target": "bob", "by": "ann"}

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.models import Post, Profile, Seat
+from games.models import Game, Post, Profile, Seat
 from games.services import end_now, sweep_due_deadlines
 from tests.factories import START, make_user, running_game
 from tests.games.helpers import state_of
@@ -57,3 +57,9 @@ def test_deleting_an_account_keeps_posts_and_hands_the_seat_on_without_a_mark(cl
     seat = Seat.objects.get(game=game, name="cat")
     assert (seat.user, seat.exiled_at, seat.exile_reason) == (None, None, "account_deleted")
     assert state_of(game)["winner"] == "liberal"  # cat was Hitler: E5
+
+
+def test_unlisted_games_stay_off_public_profiles(client):
+    game = running_game()
+    Game.objects.filter(pk=game.pk).update(visibility=Game.Visibility.UNLISTED)
+    assert "Imported game" not in client.get("/users/ann/").content.decode()

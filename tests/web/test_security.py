@@ -30,6 +30,7 @@ def test_content_security_policy_allows_only_the_site(client):
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
 
 
+@pytest.mark.slow
 def test_check_deploy_is_clean_in_production_settings():
     env = {
         **os.environ,

@@ -7,15 +7,13 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.models import Post
-from games.services import cancel, make_move
-from tests.factories import governments, make_user, running_game
+from games.models import Claim, Notification, Post
+from games.services import GameError, cancel, join_game, make_move
+from games.services.forum import file_claim, post_message
+from tests.factories import EXECUTED, governments, make_user, running_game
+from tests.games.helpers import user
 
 pytestmark = pytest.mark.django_db
-EXECUTED = [
-    *governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")),
-    {"type": "execute", "by": "dan", "target": "eve"},
-]
 
 
 def post(client, game, body, thread="main", **extra):
@@ -238,3 +236,32 @@ def test_r9_each_announcement_is_shown_once_between_the_posts_it_came_between_on
     assert first.index('class="entry announcement"') < first.index("<p>p1</p>")
     assert second.count('class="entry announcement"') == 1
     assert second.index("<p>p27</p>") < second.index('class="entry announcement"') < second.index("<p>p28</p>")
+
+
+def test_a_hidden_post_is_neither_in_its_history_nor_quotable(client_for):
+    game = running_game(now=timezone.now())
+    post = post_message(game.pk, user("ann"), "insult")
+    Post.objects.filter(pk=post.pk).update(hidden_at=timezone.now())
+    bob = client_for("bob")
+    assert bob.get(f"/games/{game.pk}/posts/{post.pk}/history/").status_code == 404
+    assert "insult" not in bob.get(f"/games/{game.pk}/?quote={post.pk}").content.decode()
+    assert bob.get(f"/games/{game.pk}/?quote=abc").status_code == 200
+
+
+def test_r18_no_claim_before_the_session_is_over_and_none_from_the_dead():
+    game = running_game(actions=governments(("ann", "bob"))[:6])  # the president has not discarded yet
+    with pytest.raises(GameError, match="no legislative session of yours"):
+        file_claim(game.pk, user("ann"), 1, "FFF")
+    dead = running_game(actions=EXECUTED)
+    with pytest.raises(GameError, match="living player"):
+        file_claim(dead.pk, user("eve"), 3, "FF")
+    assert not Claim.objects.exists()
+
+
+def test_graveyard_mentions_do_not_reach_the_living_and_substitutes_do_not_read_it(client_for):
+    game = running_game(actions=EXECUTED, now=timezone.now())
+    post_message(game.pk, user("eve"), "@ann is a liberal, trust her", thread="graveyard")
+    assert not Notification.objects.filter(kind="mention").exists()
+    sam = client_for("sam")
+    join_game(game.pk, user("sam"), as_substitute=True)
+    assert sam.get(f"/games/{game.pk}/graveyard/").status_code == 403

@@ -143,6 +143,7 @@ def test_no_english_word_on_a_french_page(db):
             assert ENGLISH.findall(text) == [], (url, ENGLISH.findall(text))
 
 
+@pytest.mark.slow
 def test_no_rule_code_in_what_players_read():
     """Rule ids ("R18", "T1", "E4") are for the specification and the rules page, which prints them beside its
     sections; no message, label or page text the site translates carries one."""
@@ -174,6 +175,7 @@ def source_strings(tmp_path: Path, monkeypatch) -> set[tuple[str | None, str]]:
     return {(entry.msgctxt, entry.msgid) for entry in extracted}
 
 
+@pytest.mark.slow
 def test_every_string_in_the_source_is_translated(tmp_path, monkeypatch):
     """A refusal or label added to the code but not to the catalogues reaches a French, Spanish or Polish player
     in English: every msgid makemessages finds has a translation (not fuzzy) in each language."""

@@ -9,7 +9,9 @@ import pytest
 
 from games.replay import replay_script
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "scenarios"
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from games.replay import replay_script
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
-OURS = Path(__file__).resolve().parent / "scenarios"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+OURS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SHARED.glob("*.json")) + sorted(OURS.glob("*.json"))
 
 
