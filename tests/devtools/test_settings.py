@@ -7,8 +7,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from setuptools import find_packages
 
+# Each case starts Django in a process of its own: not in `make test-fast`.
+pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {"DEBUG": "0", "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "sh.example.org", "SITE_URL": "https://x"}
 PROBE = """

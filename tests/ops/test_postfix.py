@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "reply.example.org"
 TRANSPORTS = {"pipe": "sh-reply:", "LMTP": "lmtp:inet:127.0.0.1:8025"}
 UNIT = ROOT / "deploy" / "systemd" / "sh-web.service"
+# Postfix's own binaries run for each test (about 2 s each): not in `make test-fast`.
+pytestmark = pytest.mark.slow
 POSTCONF = shutil.which("postconf", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"]))
 
 
