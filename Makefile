@@ -10,7 +10,11 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/8
 # The suite runs on every core (one pytest-xdist worker a core, at most 8); TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= auto
-PYTEST = $(VENV)/bin/pytest -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup
+PYTEST = $(VENV)/bin/pytest
+PARALLEL = -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup
+# The tests that stop and start servers of their own (the chaos scenarios, the site's processes) run after the
+# rest, alone: while one of their servers is down its port is free, and a test on another worker could take it.
+ALONE = chaos or processes
 FAST = -m "not e2e and not chaos and not processes and not slow"
 
 .PHONY: run test test-fast lint format bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow chaos clean
@@ -55,11 +59,12 @@ define run_pytest
 endef
 
 test: lint $(AXE)
-	$(call run_pytest)
+	$(call run_pytest,$(PARALLEL) -m "not ($(ALONE))")
+	$(call run_pytest,-m "$(ALONE)")
 
 # Engine, services and views, in about a minute: not the browser, the chaos scenarios or the site's own processes.
 test-fast: $(STAMP)
-	$(call run_pytest,$(FAST))
+	$(call run_pytest,$(PARALLEL) $(FAST))
 
 # The measuring code lives in the devtools app, which DEVTOOLS=1 installs (it is on by default only with DEBUG on).
 bench: $(STAMP)

@@ -165,6 +165,14 @@ def whole_site(broker: RedisServer, mail: MailServer, made: "Games", interval: i
         made.delete()
 
 
+def with_logs_if_not_ok(figures: dict, site: Site) -> dict:
+    """A scenario that failed says why in its own figures: the end of each process's log, read before the site
+    stops (its logs go with it)."""
+    if not figures["ok"]:
+        figures["logs"] = {name: site.log(name)[-2000:] for name in site.processes}
+    return figures
+
+
 def spread(count: int, begin, seconds: float) -> list:
     """`count` moments spread evenly over `seconds` from `begin`."""
     return [begin + timedelta(seconds=seconds * (i + 0.5) / count) for i in range(count)]
@@ -174,7 +182,7 @@ def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: i
     """The broker (a redis-server of our own) stopped for `outage` seconds while `games` deadlines pass and
     players make `moves` moves through HTTP; then started again, empty (it keeps nothing on disk)."""
     mail, broker, made = MailServer(), RedisServer(), Games("chaos-broker")
-    with whole_site(broker, mail, made, interval) as (_site, port):
+    with whole_site(broker, mail, made, interval) as (site, port):
         begin = timezone.now() + timedelta(seconds=3)  # the games are made before the broker stops
         due = made.make(spread(games, begin, outage))
         playing = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)] * moves)
@@ -199,7 +207,7 @@ def broker_outage(*, outage: float, games: int = 20, moves: int = 5, interval: i
         notices = made_meanwhile.exclude(email=Notification.Email.NONE)  # those meant to go by email
         figures.update(email_figures(notices, mail, back, limit=120, settle=3 * interval))
         figures["ok"] = ok(figures)
-        return figures
+        return with_logs_if_not_ok(figures, site)
 
 
 @contextmanager
@@ -242,7 +250,7 @@ def database_restart(*, games: int = 50) -> dict:
         figures.update(_restart_mid_move(cluster, site, url, made, playing))
         figures["processes_restarted"] = sum(1 for process in site.processes.values() if process.poll() is not None)
         figures["ok"] = ok(figures) and figures["processes_restarted"] == 0
-        return figures
+        return with_logs_if_not_ok(figures, site)
 
 
 def _restart_mid_sweep(cluster: PostgresCluster, site: Site, url: str, due: list[Game]) -> dict:
@@ -311,7 +319,7 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
     made = Games("chaos-mail")
     refused = f"{made.first_to_move(0)}@example.org"  # refused from the first game's first "your move" on
     mail, broker = MailServer(refused=(refused,)), RedisServer()
-    with whole_site(broker, mail, made, interval) as (_site, port):
+    with whole_site(broker, mail, made, interval) as (site, port):
         begin = timezone.now() + timedelta(seconds=3)
         due = made.make(spread(games, begin, outage))
         probe = Player(port, {})
@@ -342,7 +350,7 @@ def mail_outage(*, outage: float, games: int = 20, interval: int = 1) -> dict:
             and figures["refused_address_tries"] == 1
             and figures["refused_address_marked"]
         )
-        return figures
+        return with_logs_if_not_ok(figures, site)
 
 
 class ApiPlayer(BrowserClient):
@@ -461,7 +469,7 @@ def production_shape(*, players: int = 50, games: int = 20, seconds: float = 150
             and figures["deadlines_stuck"] == figures["replay_errors"] == figures["emails_doubled"] == 0
             and figures["emails_sent"] <= figures["emails_delivered"]
         )
-        return figures
+        return with_logs_if_not_ok(figures, site)
     finally:
         site.close()
         broker.close()
