@@ -81,7 +81,11 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
 
 
 def leave_game(game_id: int, user) -> None:
-    """Withdraw a sign-up before the game starts."""
+    """Withdraw a sign-up before the game starts.
+
+    A creator who leaves passes the game to the earliest sign-up left (a player before a substitute); with nobody
+    left, the lobby closes as one that did not fill (`_close_lobby`) and drops out of the list.
+    """
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status != Game.Status.OPEN:
@@ -91,6 +95,14 @@ def leave_game(game_id: int, user) -> None:
         deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
         if not deleted:
             raise GameError(_("You are not in this game."), code="not_in_game")
+        if game.created_by_id != user.pk:
+            return
+        successor = game.seats.order_by("is_substitute", "joined_at", "pk").first()
+        if successor is None:
+            _close_lobby(game)
+        else:
+            game.created_by_id = successor.user_id
+            game.save(update_fields=["created_by"])
 
 
 def start_game(game: Game, now: datetime) -> None:
@@ -129,7 +141,21 @@ def _add_substitutes(game: Game, seats: list[Seat], now: datetime) -> None:
 def close_stale_lobbies(*, now: datetime | None = None) -> int:
     """Lobbies that did not fill in time close. Returns how many."""
     now = now or timezone.now()
-    return Game.objects.filter(status=Game.Status.OPEN, lobby_closes_at__lte=now).update(status=Game.Status.CLOSED)
+    return _close_lobbies(Game.objects.filter(status=Game.Status.OPEN, lobby_closes_at__lte=now))
+
+
+def _close_lobby(game: Game) -> None:
+    """One lobby closes unfilled, as a stale one does: it takes no more sign-ups and leaves the lobby's list.
+
+    Call while holding the game row's lock.
+    """
+    _close_lobbies(Game.objects.filter(pk=game.pk, status=Game.Status.OPEN))
+    game.status = Game.Status.CLOSED
+
+
+def _close_lobbies(lobbies) -> int:
+    """The one way an open lobby closes unfilled (its creator gone, or its time up)."""
+    return lobbies.update(status=Game.Status.CLOSED)
 
 
 def request_resignation(game_id: int, user, *, now: datetime | None = None) -> Seat:

@@ -98,6 +98,54 @@ def test_leave_before_the_start_only():
         leave_game(running.pk, users[0])
 
 
+def test_a_creator_who_leaves_their_lobby_alone_closes_it():
+    ann = make_user("ann")
+    game = create_game(ann, now=START)
+    leave_game(game.pk, ann)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CLOSED  # as a lobby that did not fill: it leaves the list
+    assert not game.seats.exists()
+    with pytest.raises(GameError, match="not open"):
+        join_game(game.pk, make_user("bob"))
+
+
+def test_a_creator_who_leaves_passes_the_lobby_to_the_earliest_player_signed_up():
+    ann, bob, cat = (make_user(name) for name in ("ann", "bob", "cat"))
+    game = create_game(ann, now=START, player_count=5)
+    join_game(game.pk, make_user("sam"), as_substitute=True, now=START)  # a substitute is not the next player
+    join_game(game.pk, bob, now=START)
+    join_game(game.pk, cat, now=START)
+    leave_game(game.pk, ann)
+    game.refresh_from_db()
+    assert (game.status, game.created_by) == (Game.Status.OPEN, bob)
+    leave_game(game.pk, bob)
+    game.refresh_from_db()
+    assert (game.status, game.created_by) == (Game.Status.OPEN, cat)
+
+
+def test_a_creator_who_leaves_with_only_substitutes_left_passes_the_lobby_to_one():
+    ann, sam = make_user("ann"), make_user("sam")
+    game = create_game(ann, now=START, player_count=5)
+    join_game(game.pk, sam, as_substitute=True, now=START)
+    leave_game(game.pk, ann)
+    game.refresh_from_db()
+    assert (game.status, game.created_by) == (Game.Status.OPEN, sam)
+
+
+def test_a_player_who_is_not_the_creator_leaving_keeps_the_lobby_and_its_creator():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = create_game(ann, now=START, player_count=5)
+    join_game(game.pk, bob, now=START)
+    leave_game(game.pk, bob)
+    game.refresh_from_db()
+    assert (game.status, game.created_by) == (Game.Status.OPEN, ann)
+    alone = create_game(make_user("zoe"), now=START, join=False)
+    join_game(alone.pk, bob, now=START)
+    leave_game(alone.pk, bob)  # the last one out of a lobby its creator never joined: not the creator leaving
+    alone.refresh_from_db()
+    assert alone.status == Game.Status.OPEN
+
+
 def test_e6_a_game_may_refuse_recently_exiled_players():
     exiled = make_user("ann")
     old, _ = filled_game(5)

@@ -79,6 +79,17 @@ def test_leave_before_the_start(client_for):
     assert game.seats.count() == 1
 
 
+def test_a_lobby_its_creator_leaves_alone_drops_out_of_the_list(client, client_for):
+    ann = client_for("ann")
+    ann.post("/games/new/", {**form_data(), "name": "Left behind"})
+    game = Game.objects.get()
+    assert "Left behind" in client.get("/").content.decode()
+    response = ann.post(f"/games/{game.pk}/leave/", follow=True)
+    assert "You have left the game." in response.content.decode()
+    assert Game.objects.get(pk=game.pk).status == Game.Status.CLOSED
+    assert "Left behind" not in client.get("/").content.decode()
+
+
 def test_join_and_leave_are_post_only(client_for):
     game = running_game()
     assert client_for("ann").get(f"/games/{game.pk}/join/").status_code == 405
