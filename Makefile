@@ -25,11 +25,12 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements.txt -e '.[dev]'
 	touch $(STAMP)
 
-# Links in emails and the calendar point where the site runs (HOST), unless SITE_URL says otherwise.
+# Links in emails and the calendar, and the demo's sign-in link, point where the site runs (HOST), unless SITE_URL
+# says otherwise.
 run: $(STAMP)
 	mkdir -p var/broker/processed
 	$(PY) manage.py migrate --no-input
-	-$(PY) manage.py demo
+	-HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(PY) manage.py demo
 	HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(VENV)/bin/honcho start
 
 lint: $(STAMP)

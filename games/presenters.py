@@ -4,7 +4,7 @@ import math
 from collections import Counter
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from .announcements import describe
 from .engine import GameState, legal_actions, player_view, public_view
@@ -174,16 +174,28 @@ def claim_conflicts(row: dict) -> list[str]:
 
 # The steps with a duration of their own: each is a `<name>_hours` setting of the game.
 DURATIONS = ("nomination", "election", "discard", "legislative", "veto_reply", "veto_enact", "power", "execution_vote")
+# A game on minute-long durations (the demo's fast game) names its durations in minutes, the form's labels in hours.
+MINUTE_LABELS = {
+    "nomination_hours": gettext_lazy("minutes to nominate"),
+    "election_hours": gettext_lazy("minutes from the round's start until the vote closes"),
+    "discard_hours": gettext_lazy("minutes for the president to discard"),
+    "legislative_hours": gettext_lazy("minutes from the session's start for the chancellor to enact"),
+    "veto_reply_hours": gettext_lazy("minutes to answer a veto request"),
+    "veto_enact_hours": gettext_lazy("minutes to enact after a refused veto"),
+    "power_hours": gettext_lazy("minutes to use a power"),
+    "execution_vote_hours": gettext_lazy("minutes for an execution vote"),
+}
 
 
 def game_settings(game: Game) -> list[dict]:
     """Every setting of the game in plain words, as players read them before joining and during play: the
     variants, what a missed deadline does, every duration, the deadline hour, absences and the exile filter."""
     labels = GameForm.Meta.labels  # the form's labels are the settings' plain names, translated
+    durations = MINUTE_LABELS if game.minute_durations else labels
     rules = game.rules
     rows = [{"label": _(rule.label), "value": _rule_value(rule, getattr(rules, rule.name))} for rule in RULES]
     for name in DURATIONS:
-        rows.append({"label": labels[f"{name}_hours"], "value": _span(getattr(game, f"{name}_hours"), game)})
+        rows.append({"label": durations[f"{name}_hours"], "value": _span(getattr(game, f"{name}_hours"), game)})
     hour = "—" if game.deadline_hour is None else f"{game.deadline_hour:02d}:00 ({game.time_zone})"
     rows.append({"label": labels["deadline_hour"], "value": hour})
     notice = game.absence_notice_hours

@@ -82,3 +82,18 @@ def test_every_game_page_links_to_its_rules(client):
     for game in (lobby, running):
         assert f'href="/games/{game.pk}/rules/"' in client.get(f"/games/{game.pk}/").content.decode()
     assert client.get("/games/999999/rules/").status_code == 404
+
+
+def test_t1_a_minute_game_s_rules_page_speaks_minutes_only():
+    game = create_game(make_user("ann"), player_count=5, minute_durations=True, nomination_hours=1, election_hours=3)
+    page = rules_page(game)
+    assert "The candidate has 1 minute from the start of the round to nominate" in page
+    assert "Minutes to nominate" in page and "Minutes for an execution vote" in page
+    for hours in ("hours to", "hours from", "hours for", "in exact hours"):
+        assert hours not in page.lower(), hours
+    assert "the days in between" not in page
+
+
+def test_an_hour_game_s_settings_keep_their_hour_labels():
+    page = rules_page(running_game(5))
+    assert "Hours to nominate" in page and "minutes" not in page.lower()

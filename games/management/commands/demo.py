@@ -64,6 +64,19 @@ FINISHED = script(
         *government("bob", "dan", "F", "L"),
     ],
 )
+# The fast game's durations, in minutes: its first deadline passes a minute after its start (the sweep runs every
+# 30 seconds), and every later one within a few minutes, so that its timeouts, warnings and exiles happen as you
+# watch (README: Try it).
+QUICK_MINUTES = {
+    "nomination_hours": 1,
+    "election_hours": 3,
+    "discard_hours": 1,
+    "legislative_hours": 2,
+    "veto_reply_hours": 1,
+    "veto_enact_hours": 1,
+    "power_hours": 1,
+    "execution_vote_hours": 2,
+}
 FINISHED["reshuffles"] = [list("LFFLFFLFFFFF")]
 
 
@@ -97,7 +110,9 @@ class Command(BaseCommand):
         post_message(election.pk, users["cat"], "> too quiet\n\nI was asleep. Ja from me, obviously.")
         import_script(LEGISLATIVE, name="Demo: legislative session")
         import_script(FINISHED, name="Demo: finished")
-        quick = create_game(users["ann"], name="Demo: minute-long deadlines", player_count=5, minute_durations=True)
+        quick = create_game(
+            users["ann"], name="Demo: minute-long deadlines", player_count=5, minute_durations=True, **QUICK_MINUTES
+        )
         for name in ("bob", "cat", "dan", "eve"):
             join_game(quick.pk, users[name])
 
