@@ -79,6 +79,8 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
         return name
 
     def clean(self):
+        # A vote closing before the nomination's deadline (T1) is refused by Game.clean, which this model form runs
+        # after this method, as create_game does: one check, one message, on the vote's field.
         cleaned = super().clean()
         for name in self.Meta.fields:
             if name.endswith("_hours") and cleaned.get(name) == 0:

@@ -22,6 +22,12 @@ DURATION = [MinValueValidator(1), MaxValueValidator(60 * DAY)]
 MAX_ABSENCE_DAYS = 90  # the longest cap a game may set on its absences (E4)
 
 
+VOTE_BEFORE_NOMINATION = _(
+    "The vote closes %(election)s h after the round starts: it must close after the nomination's deadline "
+    "(%(nomination)s h after the start), leaving time to discuss. Give the vote more hours than the nomination."
+)
+
+
 def default_house_rules() -> dict:
     return HouseRules().to_dict()
 
@@ -132,6 +138,22 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/games/{self.pk}/"
+
+    def clean(self):
+        """T1: the vote's hours and the nomination's both count from the round's start, so the vote must close after
+        the nomination's deadline, leaving time to discuss. Every way of making a game (the new-game form, a model
+        form; create_game, through full_clean) refuses it here, on the vote's field."""
+        super().clean()
+        if self.nomination_hours and self.election_hours and self.election_hours <= self.nomination_hours:
+            raise ValidationError(
+                {
+                    "election_hours": ValidationError(
+                        VOTE_BEFORE_NOMINATION,
+                        code="vote_too_short",
+                        params={"election": self.election_hours, "nomination": self.nomination_hours},
+                    )
+                }
+            )
 
     # What the row holds in the database, as far as this instance knows: a change writes only the fields that
     # differ from it (changed_fields), found from the model itself, never from a hand-kept list.

@@ -45,6 +45,18 @@ def test_invalid_settings_are_refused():
         create_game(make_user("ann"), player_count=11)
 
 
+def test_t1_a_vote_closing_before_the_nomination_deadline_is_refused():
+    from django.core.exceptions import ValidationError
+
+    ann = make_user("ann")
+    for election_hours in (2, 5):
+        with pytest.raises(ValidationError) as refused:
+            create_game(ann, nomination_hours=5, election_hours=election_hours)
+        assert "after the nomination's deadline" in refused.value.message_dict["election_hours"][0]
+    assert not Game.objects.exists() and not Seat.objects.exists()
+    assert create_game(ann, nomination_hours=5, election_hours=6).election_hours == 6
+
+
 def test_the_last_player_to_join_starts_the_game():
     game, _users = filled_game(5)
     assert game.status == Game.Status.RUNNING

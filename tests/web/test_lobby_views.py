@@ -38,6 +38,21 @@ def test_the_create_form_refuses_bad_settings_and_says_why(client_for):
     assert "less than or equal to 10" in text and "at least one hour" in text
 
 
+def test_t1_the_create_form_refuses_a_vote_closing_before_the_nomination_deadline(client_for):
+    # Both count from the round's start (T1): 5 h to nominate and a vote closing 2 h after the start contradict.
+    ann = client_for("ann")
+    for election_hours in (2, 5):
+        response = ann.post("/games/new/", form_data(nomination_hours=5, election_hours=election_hours))
+        assert response.status_code == 200
+        assert not Game.objects.exists()
+        errors = response.context["form"].errors
+        assert list(errors) == ["election_hours"]
+        assert "after the nomination's deadline" in errors["election_hours"][0]
+        assert "after the nomination&#x27;s deadline" in response.content.decode()
+    ann.post("/games/new/", form_data(nomination_hours=5, election_hours=6))
+    assert Game.objects.get().election_hours == 6
+
+
 def test_creating_needs_a_signed_in_user_with_a_verified_email(client):
     assert client.get("/games/new/").status_code == 302
     user = make_user("ann")
