@@ -167,9 +167,10 @@ ANYMAIL = {
 }
 
 # Celery: Redis in production (REDIS_URL); with no REDIS_URL, kombu's filesystem transport, which needs
-# no server, so `make run` works on a bare machine.
+# no server, so `make run` works on a bare machine. Its URL names a host, which the transport ignores: with none,
+# kombu warns "No hostname was supplied" in every process that queues or runs a task (kombu 5.7.0).
 REDIS_URL = env_str("REDIS_URL", "")
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost/"
 # A Redis host that drops packets would hold a connection attempt for the system's TCP timeout, minutes, and a
 # frozen one (it still accepts connections, then never answers) a command for ever: a move queuing its emails, or
 # /healthz, gives up after this many seconds instead, for the connection and for each reply. Workers are not
@@ -275,6 +276,10 @@ LOGGING = {
     "loggers": {"django": {"handlers": [], "level": env_str("LOG_LEVEL", "INFO"), "propagate": True}},
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log as above, not in Celery's own format
+# The console email backend's emails are the worker's output, printed as they are (as the web process prints
+# them): Celery would otherwise log every line they write to stdout as "WARNING celery.redirected", and mask
+# their links. With any other backend (SMTP in production), stray prints stay logged as warnings.
+CELERY_WORKER_REDIRECT_STDOUTS = EMAIL_BACKEND != "django.core.mail.backends.console.EmailBackend"
 
 # /metrics (Prometheus): answered only with the bearer token METRICS_TOKEN or from an address in
 # METRICS_ALLOWED_ADDRESSES (as the web process sees it: behind a proxy, the proxy's); with neither, off (404).
