@@ -141,21 +141,14 @@ def _add_substitutes(game: Game, seats: list[Seat], now: datetime) -> None:
 def close_stale_lobbies(*, now: datetime | None = None) -> int:
     """Lobbies that did not fill in time close. Returns how many."""
     now = now or timezone.now()
-    return _close_lobbies(Game.objects.filter(status=Game.Status.OPEN, lobby_closes_at__lte=now))
+    return Game.objects.filter(status=Game.Status.OPEN, lobby_closes_at__lte=now).update(status=Game.Status.CLOSED)
 
 
 def _close_lobby(game: Game) -> None:
     """One lobby closes unfilled, as a stale one does: it takes no more sign-ups and leaves the lobby's list.
-
-    Call while holding the game row's lock.
-    """
-    _close_lobbies(Game.objects.filter(pk=game.pk, status=Game.Status.OPEN))
+    Call while holding the game row's lock."""
     game.status = Game.Status.CLOSED
-
-
-def _close_lobbies(lobbies) -> int:
-    """The one way an open lobby closes unfilled (its creator gone, or its time up)."""
-    return lobbies.update(status=Game.Status.CLOSED)
+    game.save(update_fields=["status"])
 
 
 def request_resignation(game_id: int, user, *, now: datetime | None = None) -> Seat:
