@@ -34,6 +34,8 @@ MODERATOR_ACTIONS = {
 
 def describe(event_type: str, data: dict) -> str:
     """One public event as a sentence. Never holds a secret: events carry none (engine/events.py)."""
+    if data.get("by_deadline"):
+        return by_deadline(event_type, data)
     d = data
     match event_type:
         case "game_started":
@@ -83,6 +85,8 @@ def describe(event_type: str, data: dict) -> str:
         case "power_granted":
             return _("%(president)s may now %(power)s.") % {**d, "power": POWER[d["power"]]()}
         case "power_forfeited":
+            if d.get("reason") == "timeout":  # logs from before `by_deadline`
+                return by_deadline(event_type, d)
             return _("%(president)s's power is forfeited.") % d
         case "policy_peeked":
             return _("%(president)s peeks at the next three policies.") % d
@@ -125,6 +129,8 @@ def describe(event_type: str, data: dict) -> str:
         case "replacement_withdrawn":
             return _("%(player)s's seat will not be handed to someone else after all.") % d
         case "candidacy_lost":
+            if d.get("reason") == "no_nomination":  # logs from before `by_deadline`
+                return by_deadline(event_type, d)
             return _("%(president)s's candidacy is lost.") % d
         case "moderator_action":
             if d["action"] == "extend":
@@ -144,3 +150,68 @@ def describe(event_type: str, data: dict) -> str:
             return _("%(winner)s: %(reason)s.") % {"winner": WINNER[d["winner"]](), "reason": reason}
     assert event_type in EVENT_TYPES, event_type
     return event_type
+
+
+def by_deadline(event_type: str, data: dict) -> str:
+    """T4: the outcome a passed (or ended) deadline applied, said as such: never as the player's choice, and
+    never which card was drawn at random."""
+    d = data
+    match event_type:
+        case "candidacy_lost":
+            text = _("The deadline passed: %(president)s did not nominate, and the candidacy is lost.") % d
+        case "nominated":
+            text = _(
+                "The deadline passed: %(president)s did not nominate, so %(chancellor)s was nominated at random. "
+                "The vote is open."
+            ) % d
+        case "vote_closed" | "execution_vote_closed":
+            text = _vote_closed_by_deadline(event_type, d)
+        case "president_discarded":
+            text = _(
+                "The deadline passed: %(president)s did not discard, so a random policy was discarded; the other "
+                "two go to the chancellor."
+            ) % d
+        case "policy_enacted":
+            text = _("The deadline passed: the chancellor did not enact, so one of the two policies was enacted "
+                     "at random.") + " " + describe(event_type, {**d, "by_deadline": False})  # fmt: skip
+        case "veto_answered":
+            text = _("The deadline passed: %(president)s did not answer, so the veto is refused.") % d
+        case "power_forfeited":
+            text = _("The deadline passed: %(president)s did not use the power, which is forfeited.") % d
+        case "investigated":
+            text = _(
+                "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is "
+                "investigated."
+            ) % d
+        case "special_election":
+            text = _(
+                "The deadline passed: %(president)s did not choose, so %(candidate)s was picked at random as the "
+                "next candidate."
+            ) % d
+        case "execution_proposed":
+            text = _(
+                "The deadline passed: %(president)s did not choose, so %(target)s was picked at random for the "
+                "execution vote. Everyone votes."
+            ) % d
+        case "executed":
+            text = _(
+                "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is "
+                "executed."
+            ) % d
+        case _:
+            text = _("The deadline passed.") + " " + describe(event_type, {**d, "by_deadline": False})
+    return text
+
+
+def _vote_closed_by_deadline(event_type: str, d: dict) -> str:
+    """The vote closed at its deadline: how the missing ballots counted (T4 `missing_vote`), then the count."""
+    count = describe(event_type, {**d, "by_deadline": False, "missing": []})
+    if not d["missing"]:
+        return _("The deadline passed: the vote is closed.") + " " + count
+    names = ", ".join(d["missing"])
+    # Counted as Nein, the missing ballots are in the Nein count (engine/ballots.py).
+    if d["ja"] + d["nein"] > len(d["ballots"]):
+        text = _("The deadline passed: the vote is closed, and the ballots missing from %(names)s count as Nein.")
+    else:
+        text = _("The deadline passed: the vote is closed, and the ballots missing from %(names)s are not counted.")
+    return text % {"names": names} + " " + count

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from .announcements import describe
-from .engine import GameState, legal_actions, player_view, public_view
+from .engine import GameState, legal_actions, player_view, public_view, secret_view
 from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS
 from .engine.settings import PLACES, RULES, HouseRules, Rule
 from .forms import GameForm
@@ -69,6 +69,19 @@ def announcements(events: list[GameEvent]) -> list[dict]:
         for e in events
         if e.type not in ("deadline_passed",)
     ]
+
+
+def revealed_secrets(state: GameState, events: list[GameEvent]) -> dict:
+    """R27: the secret view, each choice a passed deadline made at random (T4) marked as such: a discard, an
+    enactment, an investigation's target are the deadline's, not the player's."""
+    at_random = {(e.type, e.data.get("round")) for e in events if e.data.get("by_deadline")}
+    secret = secret_view(state)
+    for session in secret["sessions"]:
+        session["discarded_at_random"] = ("president_discarded", session["round"]) in at_random
+        session["enacted_at_random"] = ("policy_enacted", session["round"]) in at_random
+    for investigation in secret["investigations"]:
+        investigation["at_random"] = ("investigated", investigation["round"]) in at_random
+    return secret
 
 
 def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dict]:

@@ -82,7 +82,7 @@ VERBS = {
         Verb("pause", _intervention(interventions.pause), announced_as="pause"),
         Verb("resume", _intervention(interventions.resume), announced_as="resume"),
         Verb("extend", _extend, options=("hours", "deadline"), required=("hours",), announced_as="extend"),
-        Verb("end_now", _intervention(interventions.end_now), announced_as="end_now"),
+        Verb("end_now", _intervention(interventions.end_now)),  # announced by the service, before its outcome
         Verb("excuse", _intervention(interventions.excuse, "player"), options=_PLAYER, required=_PLAYER),
         Verb("exile", _intervention(interventions.exile, "player"), options=_PLAYER, required=_PLAYER),
         Verb(

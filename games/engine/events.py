@@ -3,6 +3,11 @@
 Events hold only what every player may know. Secrets (cards, roles, investigation and peek results) are in
 GameState.sessions/investigations/peeks and reach people only through views.py. A test checks that every
 event a game emits is listed here.
+
+The event that carries a passed deadline's outcome (T4) has one more field, `by_deadline: true`: the nomination,
+ballot count, discard, enactment, veto answer or power use that the deadline applied, not the player, and at
+random where T4 draws (which card stays secret: only the event's usual fields are public). It directly follows
+`deadline_passed`. Logs written before it existed lack it.
 """
 
 EVENT_TYPES = {

@@ -23,10 +23,16 @@ from .voting import close_vote
 
 
 def timeout(g: GameState) -> None:
-    """Apply the outcome of the current step's deadline (the caller has checked the game is not over)."""
+    """Apply the outcome of the current step's deadline (the caller has checked the game is not over).
+
+    The outcome's own event, the first the outcome emits (a random discard's `president_discarded`, a refused
+    veto's `veto_answered`), is marked `by_deadline`: it is announced as the deadline's doing, never as a choice
+    the player made (events.py)."""
     step = g.step
     emit(g, "deadline_passed", step=str(step))
+    first = len(g.events)
     _OUTCOMES[step](g)
+    g.events[first]["by_deadline"] = True
 
 
 def _nomination(g: GameState) -> None:

@@ -23,7 +23,7 @@ from games.models import ActionRecord, Game
 from .deadlines import absences_of, apply_timeout
 from .errors import GameError
 from .knowledge import knows_secrets
-from .play import Change, changing, play
+from .play import Change, changing, play, record_announcement
 
 MODERATOR = ActionRecord.Source.MODERATOR
 # The furthest a moderator may put a deadline: beyond the longest step a game may set (60 days), and short of
@@ -118,8 +118,10 @@ def _postpone(game: Game, state: GameState, delta: timedelta) -> None:
 
 
 def end_now(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
-    """T5: the current deadline passes now and its outcome applies at once."""
+    """T5: the current deadline passes now and its outcome applies at once. The thread says so first, then the
+    outcome (announced as the deadline's, T4)."""
     with _changing(game_id, step, now) as change:
+        record_announcement(change, "moderator_action", action="end_now")
         apply_timeout(change, absences_of(change.game), moment=change.now, actor=moderator)
         return True
 

@@ -142,6 +142,12 @@ def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
     return events
 
 
+def record_announcement(change: Change, event_type: str, **data) -> None:
+    """A public entry of the thread's log that no move emits (a moderator's intervention), in its place among
+    the events of the change: before the outcome it causes."""
+    _record_event(change, {"type": event_type, **data})
+
+
 def _record_event(change: Change, event: dict) -> None:
     game = change.game
     data = {key: value for key, value in event.items() if key != "type"}

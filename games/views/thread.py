@@ -18,11 +18,17 @@ from django.views.decorators.http import require_POST
 
 from games import live
 from games.access import access_game, can_read, is_over, posting_refusal
-from games.engine import secret_view
 from games.forms import EditPostForm, PostForm
 from games.markup import quote
 from games.models import Absence, Claim, GameEvent, Post, ThreadRead
-from games.presenters import announcements, game_settings, government_history, private_panel, status_box
+from games.presenters import (
+    announcements,
+    game_settings,
+    government_history,
+    private_panel,
+    revealed_secrets,
+    status_box,
+)
 from games.services import GameError, forum
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.transfer import export_script
@@ -226,7 +232,7 @@ def secret_history(request, game_id: int):
     events = list(GameEvent.objects.filter(game=game).order_by("index"))
     context = {
         "game": game,
-        "secret": secret_view(state),
+        "secret": revealed_secrets(state, events),
         "log": announcements(events),
         "status": status_box(game, state),
         "scheme": export_script(game)["rng"],

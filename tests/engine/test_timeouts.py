@@ -141,3 +141,74 @@ def test_timeout_after_the_game_is_illegal():
     act(g, "cancel")
     with pytest.raises(IllegalAction, match="over"):
         act(g, "timeout")
+
+
+def _outcome_of_timeout(g) -> dict:
+    """The event right after `deadline_passed`: the one the deadline applied."""
+    events = act(g, "timeout")
+    assert events[0]["type"] == "deadline_passed" and "by_deadline" not in events[0]
+    assert [e for e in events if e.get("by_deadline")] == [events[1]]
+    return events[1]
+
+
+def _at_the_discard(**settings):
+    g = make_game(**settings)
+    elect(g, "bob")
+    return g
+
+
+def _at_the_enactment(**settings):
+    g = _at_the_discard(**settings)
+    act(g, "discard", "ann", choice="F")
+    return g
+
+
+def _at_the_veto_reply(**settings):
+    g = _at_the_enactment(**settings)
+    g.fascist_policies = 5  # arrange: the veto is unlocked
+    act(g, "veto", "bob")
+    return g
+
+
+def _at_the_power(**settings):
+    g = make_game(9, **settings)
+    govern(g, "dan")
+    return g
+
+
+def _at_the_vote(**settings):
+    g = make_game(**settings)
+    act(g, "nominate", "ann", "bob")
+    act(g, "vote", "ann", choice="ja")
+    return g
+
+
+@pytest.mark.parametrize(
+    ("arrange", "settings", "marked"),
+    [
+        (make_game, {}, "candidacy_lost"),
+        (make_game, {"nomination_timeout": "random"}, "nominated"),
+        (_at_the_vote, {}, "vote_closed"),
+        (_at_the_vote, {"missing_vote": "nein"}, "vote_closed"),
+        (_at_the_discard, {}, "president_discarded"),
+        (_at_the_enactment, {}, "policy_enacted"),
+        (_at_the_veto_reply, {}, "veto_answered"),
+        (_at_the_power, {}, "power_forfeited"),
+        (_at_the_power, {"power_timeout": "random"}, "investigated"),
+    ],
+)
+def test_t4_the_outcome_a_deadline_applied_is_marked_by_deadline(arrange, settings, marked):
+    outcome = _outcome_of_timeout(arrange(**settings))
+    assert outcome["type"] == marked
+
+
+def test_t4_a_move_the_player_made_is_never_marked_by_deadline():
+    g = _at_the_discard()
+    events = act(g, "discard", "ann", choice="F")
+    assert not any("by_deadline" in event for event in events)
+
+
+def test_t4_a_random_discard_s_event_names_no_card():
+    g = _at_the_discard()
+    outcome = _outcome_of_timeout(g)
+    assert outcome == {"type": "president_discarded", "round": 1, "president": "ann", "by_deadline": True}
