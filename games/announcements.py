@@ -152,55 +152,47 @@ def describe(event_type: str, data: dict) -> str:
     return event_type
 
 
+# T4: the outcome a passed (or ended) deadline applied, by the type of the event that carries it.
+BY_DEADLINE = {
+    "candidacy_lost": lambda: _("The deadline passed: %(president)s did not nominate, and the candidacy is lost."),
+    "nominated": lambda: _(
+        "The deadline passed: %(president)s did not nominate, so %(chancellor)s was nominated at random. "
+        "The vote is open."
+    ),
+    "president_discarded": lambda: _(
+        "The deadline passed: %(president)s did not discard, so a random policy was discarded; the other two go "
+        "to the chancellor."
+    ),
+    "policy_enacted": lambda: _(
+        "The deadline passed: the chancellor did not enact, so one of the two policies was enacted at random."
+    ),
+    "veto_answered": lambda: _("The deadline passed: %(president)s did not answer, so the veto is refused."),
+    "power_forfeited": lambda: _("The deadline passed: %(president)s did not use the power, which is forfeited."),
+    "investigated": lambda: _(
+        "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is investigated."
+    ),
+    "special_election": lambda: _(
+        "The deadline passed: %(president)s did not choose, so %(candidate)s was picked at random as the next "
+        "candidate."
+    ),
+    "execution_proposed": lambda: _(
+        "The deadline passed: %(president)s did not choose, so %(target)s was picked at random for the execution "
+        "vote. Everyone votes."
+    ),
+    "executed": lambda: _(
+        "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is executed."
+    ),
+}
+
+
 def by_deadline(event_type: str, data: dict) -> str:
-    """T4: the outcome a passed (or ended) deadline applied, said as such: never as the player's choice, and
-    never which card was drawn at random."""
-    d = data
-    match event_type:
-        case "candidacy_lost":
-            text = _("The deadline passed: %(president)s did not nominate, and the candidacy is lost.") % d
-        case "nominated":
-            text = _(
-                "The deadline passed: %(president)s did not nominate, so %(chancellor)s was nominated at random. "
-                "The vote is open."
-            ) % d
-        case "vote_closed" | "execution_vote_closed":
-            text = _vote_closed_by_deadline(event_type, d)
-        case "president_discarded":
-            text = _(
-                "The deadline passed: %(president)s did not discard, so a random policy was discarded; the other "
-                "two go to the chancellor."
-            ) % d
-        case "policy_enacted":
-            text = _("The deadline passed: the chancellor did not enact, so one of the two policies was enacted "
-                     "at random.") + " " + describe(event_type, {**d, "by_deadline": False})  # fmt: skip
-        case "veto_answered":
-            text = _("The deadline passed: %(president)s did not answer, so the veto is refused.") % d
-        case "power_forfeited":
-            text = _("The deadline passed: %(president)s did not use the power, which is forfeited.") % d
-        case "investigated":
-            text = _(
-                "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is "
-                "investigated."
-            ) % d
-        case "special_election":
-            text = _(
-                "The deadline passed: %(president)s did not choose, so %(candidate)s was picked at random as the "
-                "next candidate."
-            ) % d
-        case "execution_proposed":
-            text = _(
-                "The deadline passed: %(president)s did not choose, so %(target)s was picked at random for the "
-                "execution vote. Everyone votes."
-            ) % d
-        case "executed":
-            text = _(
-                "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is "
-                "executed."
-            ) % d
-        case _:
-            text = _("The deadline passed.") + " " + describe(event_type, {**d, "by_deadline": False})
-    return text
+    """T4: the outcome a deadline applied, said as such: never as the player's choice, and never which card was
+    drawn at random (the event does not hold it)."""
+    if event_type in ("vote_closed", "execution_vote_closed"):
+        return _vote_closed_by_deadline(event_type, data)
+    if event_type == "policy_enacted":  # which policy is public: the track shows it
+        return BY_DEADLINE[event_type]() + " " + describe(event_type, {**data, "by_deadline": False})
+    return BY_DEADLINE[event_type]() % data
 
 
 def _vote_closed_by_deadline(event_type: str, d: dict) -> str:

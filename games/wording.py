@@ -6,6 +6,8 @@ from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 
+from .announcements import describe
+
 
 def when(moment) -> str:
     """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)". One at
@@ -58,17 +60,14 @@ def confirm_question(move: dict) -> str:
     return questions[kind]() + " " + _("This cannot be undone.")
 
 
-def done_message(move: dict) -> str:
-    """What the player just did, in their words: the success message of the panel's forms."""
+def done_message(move: dict, events: list[dict] = ()) -> str:
+    """What the player just did, in their words, told by the public `events` it caused: the answer of the
+    panel's forms, of a move made by email reply and of the API."""
     kind, target = move["type"], move.get("target", "")
     policy = move.get("policy")
     messages_for = {
         "nominate": lambda: _("You nominated %(name)s as chancellor.") % {"name": target},
-        "vote": lambda: (
-            _("Your ballot is Ja. You may change it until the vote closes.")
-            if move.get("vote") == "ja"
-            else _("Your ballot is Nein. You may change it until the vote closes.")
-        ),
+        "vote": lambda: _ballot_done(move.get("vote"), events),
         "discard": lambda: (
             _("You discarded a Liberal policy.") if policy == "L" else _("You discarded a Fascist policy.")
         ),
@@ -80,3 +79,18 @@ def done_message(move: dict) -> str:
         "execute": lambda: _("You chose to execute %(name)s.") % {"name": target},
     }
     return messages_for.get(kind, lambda: _("Done."))()
+
+
+def _ballot_done(ballot: str | None, events: list[dict]) -> str:
+    """A ballot may be changed until the vote closes, unless it was the last one and closed the vote (T1): then
+    the vote's result, as the thread announces it."""
+    closed = next((e for e in events if e["type"] in ("vote_closed", "execution_vote_closed")), None)
+    if closed is None:
+        if ballot == "ja":
+            return _("Your ballot is Ja. You may change it until the vote closes.")
+        return _("Your ballot is Nein. You may change it until the vote closes.")
+    if ballot == "ja":
+        said = _("Your ballot is Ja. Every living player has voted: the vote is closed.")
+    else:
+        said = _("Your ballot is Nein. Every living player has voted: the vote is closed.")
+    return said + " " + describe(closed["type"], {key: value for key, value in closed.items() if key != "type"})

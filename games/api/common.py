@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import ninja
 from django.utils.translation import gettext as _
-from ninja import Path, Query, Schema
+from ninja import Field, Path, Query, Schema
 
 from games.models import Game
 from games.services import GameError
@@ -33,3 +33,10 @@ def find_game(game_id: int) -> Game:
 class Done(Schema):
     done: bool = True
     events: list[dict[str, Any]] = []
+
+
+class MoveDone(Done):
+    message: str = Field(
+        description="what the move did, in the player's words and language (a ballot that closed "
+        "the vote says so, with the result)"
+    )

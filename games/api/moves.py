@@ -6,10 +6,11 @@ from ninja import Field, Schema
 from pydantic import StringConstraints
 
 from games.api.auth import SIGNED, player
-from games.api.common import Done, Id, Router, find_game
+from games.api.common import Id, MoveDone, Router, find_game
 from games.api.problems import WRITE_REFUSALS
 from games.engine.notation import KIND_VALUES, PLAYER_MOVES
 from games.services import make_move
+from games.wording import done_message
 
 router = Router()
 
@@ -25,7 +26,7 @@ class MoveIn(Schema):
     accept: bool | None = None
 
 
-@router.post("/games/{game_id}/moves", response={200: Done, **WRITE_REFUSALS}, auth=SIGNED, tags=["play"])
+@router.post("/games/{game_id}/moves", response={200: MoveDone, **WRITE_REFUSALS}, auth=SIGNED, tags=["play"])
 def move(request, game_id: Id, payload: MoveIn):
     """Make a move for the step `step_number`, as the seat the token's owner holds (the same rules as the site's
     form: a stale step, a passed deadline, a pause or an illegal move is refused and changes nothing)."""
@@ -35,4 +36,4 @@ def move(request, game_id: Id, payload: MoveIn):
     fields = payload.dict(exclude_none=True)
     step_number = fields.pop("step_number")
     made = make_move(found.pk, user, fields, step_number)
-    return {"events": [event for event in made if isinstance(event, dict)]}
+    return {"events": [event for event in made if isinstance(event, dict)], "message": done_message(fields, made)}

@@ -184,7 +184,7 @@ def _act(message_id, user, profile, game, message, text, reason, now, *, move=No
                             record.post = post_message(game.pk, user, text, now=now)
                             record.outcome = Outcome.POSTED
                         else:
-                            make_move(game.pk, user, move[0], move[1].step_number, now=now)
+                            made = make_move(game.pk, user, move[0], move[1].step_number, now=now)
                             record.outcome = Outcome.MOVED
                 except GameError as error:
                     reason = str(error)
@@ -195,7 +195,8 @@ def _act(message_id, user, profile, game, message, text, reason, now, *, move=No
         _answer(user, profile, game, message, text, reason, refused=True)
         return Result(Outcome.REFUSED, reason=reason)
     if move is not None:
-        _answer(user, profile, game, message, "", _("Done: %(what)s") % {"what": done_message(move[0])}, refused=False)
+        done = _("Done: %(what)s") % {"what": done_message(move[0], made)}
+        _answer(user, profile, game, message, "", done, refused=False)
         return Result(Outcome.MOVED)
     return Result(Outcome.POSTED, post=record.post)
 

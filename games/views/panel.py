@@ -40,13 +40,14 @@ def move(request, game_id: int):
     def make() -> None:
         # The move reads the game once, locking its row: no query before it to ask whether the game exists.
         try:
-            make_move(game_id, request.user, form.move(), form.cleaned_data["step_number"])
+            events = make_move(game_id, request.user, form.move(), form.cleaned_data["step_number"])
         except GameError as error:
             if error.code == "no_such_game":
                 raise Http404(str(error)) from None
             raise
+        messages.success(request, done_message(form.move(), events))  # what the move did: a vote it closed
 
-    return attempt(request, make, _back(game_id, "#panel"), done_message(form.move()))
+    return attempt(request, make, _back(game_id, "#panel"))
 
 
 def _confirm(request, game, form: MoveForm):

@@ -19,7 +19,7 @@ from games.models import ActionRecord, Game, InboundEmail, Post, Profile
 from games.notify.email import send_due_emails
 from games.notify.replies import handle_message
 from games.notify.reply_tokens import make_token, reply_address
-from tests.factories import make_user, reply_to, running_game
+from tests.factories import make_user, reply_to, running_game, votes
 from tests.services import free_port
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
@@ -87,6 +87,31 @@ def test_a_ballot_by_email_is_secret_until_the_vote_closes_R11():
     assert Post.objects.filter(game=game).count() == 0
     told = [m.to for m in mail.outbox if "Your ballot is Nein" in m.body]
     assert told == [["cat@example.com"]]  # the confirmation, to cat alone
+
+
+def test_t1_the_ballot_that_closes_the_vote_is_confirmed_with_the_result_not_as_changeable():
+    game = game_now(actions=[{"type": "nominate", "by": "ann", "target": "bob"}, *votes("ann", "bob", "cat", "dan")])
+    message = email_to("eve", game)
+    mail.outbox.clear()
+    assert handle_message(reply_to(message, "nein", sender="eve@example.com")).outcome == "moved"
+    (confirmation,) = [m for m in mail.outbox if m.to == ["eve@example.com"]]
+    body = " ".join(confirmation.body.split())  # as read, whatever the line folding
+    assert "Your ballot is Nein. Every living player has voted: the vote is closed." in body
+    assert "(4 Ja, 1 Nein). The government is elected." in body
+    assert "You may change it" not in body
+
+
+def test_t1_a_ballot_by_email_in_french_that_closes_the_vote_says_so_in_french():
+    game = game_now(actions=[{"type": "nominate", "by": "ann", "target": "bob"}, *votes("ann", "bob", "cat", "dan")])
+    Profile.of(make_user("eve"))
+    Profile.objects.filter(user__username="eve").update(language="fr")
+    message = email_to("eve", game)
+    mail.outbox.clear()
+    assert handle_message(reply_to(message, "nein", sender="eve@example.com")).outcome == "moved"
+    (confirmation,) = [m for m in mail.outbox if m.to == ["eve@example.com"]]
+    body = " ".join(confirmation.body.split())
+    assert "le vote est clos" in body and "Le gouvernement est élu." in body
+    assert "Vous pouvez le changer" not in body
 
 
 def test_a_command_for_a_step_that_has_moved_on_changes_nothing_and_says_why():

@@ -56,6 +56,22 @@ def test_the_session_cookie_is_never_a_credential_for_the_api(client_for):
     assert response.status_code == 401 and not ActionRecord.objects.filter(game=game).exists()
 
 
+def test_t1_the_ballot_that_closes_the_vote_is_answered_with_the_result():
+    game = import_script(script(actions=[{"type": "nominate", "by": "ann", "target": "bob"}]), now=timezone.now())
+    for name in ("ann", "bob", "cat", "dan"):
+        Api(token_for(name)).post(f"/games/{game.pk}/moves", {"type": "vote", "vote": "ja", "step_number": 2})
+    first = Api(token_for("ann")).post(f"/games/{game.pk}/moves", {"type": "vote", "vote": "nein", "step_number": 2})
+    assert first.json()["message"] == "Your ballot is Nein. You may change it until the vote closes."
+    last = Api(token_for("eve")).post(
+        f"/games/{game.pk}/moves",
+        {"type": "vote", "vote": "nein", "step_number": 2},
+    )
+    message = last.json()["message"]
+    assert message.startswith("Your ballot is Nein. Every living player has voted: the vote is closed. Ballots: ")
+    assert message.endswith("(3 Ja, 2 Nein). The government is elected.")
+    assert [e["type"] for e in last.json()["events"]][:1] == ["vote_closed"]
+
+
 def test_a_read_token_may_not_play():
     game = game_now()
     response = Api(token_for("ann", "read")).post(

@@ -198,6 +198,17 @@ def test_r11_the_ballot_cast_is_marked_and_may_change_until_the_vote_closes(clie
     assert 'value="ja" aria-pressed="true">✓ Ja!' in page and "✓ Nein" not in page
 
 
+def test_t1_the_ballot_that_closes_the_vote_says_so_with_the_result(client_for):
+    game = running_game(actions=[{"type": "nominate", "by": "ann", "target": "bob"}], now=timezone.now())
+    for name in ("ann", "bob", "cat"):
+        move(client_for(name), game, type="vote", vote="nein")
+    move(client_for("dan"), game, type="vote", vote="ja")
+    page = move(client_for("eve"), game, type="vote", vote="ja").content.decode()
+    assert "Your ballot is Ja. Every living player has voted: the vote is closed." in page
+    assert "(2 Ja, 3 Nein). The election fails." in page
+    assert "You may change it until the vote closes" not in page
+
+
 def test_a_move_on_no_such_game_is_a_404_whatever_the_form(client_for):
     """The move reads its game once, locking it: no game is a 404 (not a refusal sending back to a page that does
     not exist), with a valid form, a forged one, or one asking for confirmation; and nothing is recorded."""
