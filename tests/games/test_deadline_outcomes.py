@@ -61,6 +61,14 @@ CASES = {
         "The deadline passed: the vote is closed, and the ballots missing from cat, dan, eve count as Nein. "
         "Ballots: ann: Ja, bob: Ja (2 Ja, 3 Nein). The election fails.",
     ),
+    "missing_execution_ballots": (
+        lambda: running_game(
+            actions=[*EXECUTING, {"type": "execute", "by": "dan", "target": "eve"}, *votes("ann", "bob")],
+            execution_vote=True,
+        ),
+        "The deadline passed: the vote is closed, and the ballots missing from cat, dan, eve are not counted. "
+        "The execution of eve is approved.",
+    ),
     "random_discard": (
         lambda: running_game(actions=ELECTED),
         "The deadline passed: ann did not discard, so a random policy was discarded; "

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Notification, Profile
+from games.notify.messages import describe_notification
 from games.services import declare_absence, make_move, sweep_due_deadlines
 from games.services.forum import post_message
 from tests.factories import START, governments, running_game
@@ -77,6 +78,19 @@ def test_game_events_go_to_those_who_asked_for_the_digest_at_eight_in_their_zone
     assert sorted(e.data["event"] for e in events) == ["policy_enacted", "vote_closed"]
     assert {e.email_due_at for e in events} == {START.replace(hour=13, minute=0)}  # 08:00 in New York
     assert not Notification.objects.filter(user__username="dan", kind="event").exists()
+
+
+def test_t4_a_digest_tells_an_outcome_the_deadline_applied_as_the_deadline_s():
+    game = running_game(actions=governments(("ann", "bob"))[:-1])  # bob has to enact
+    profile = Profile.of(user("cat"))
+    profile.digest_events = True
+    profile.save()
+    sweep_due_deadlines(now=reload(game).deadline)
+    (notice,) = Notification.objects.filter(user__username="cat", kind="event")
+    text = describe_notification(notice, game)
+    assert (
+        "The deadline passed: the chancellor did not enact, so one of the two policies was enacted at random." in text
+    )
 
 
 def test_mentions_notify_the_players_named():
