@@ -74,7 +74,7 @@ def announcements(events: list[GameEvent]) -> list[dict]:
 def revealed_secrets(state: GameState, events: list[GameEvent]) -> dict:
     """R27: the secret view, each choice a passed deadline made at random (T4) marked as such: a discard, an
     enactment, an investigation's target are the deadline's, not the player's."""
-    at_random = {(e.type, e.data.get("round")) for e in events if e.data.get("by_deadline")}
+    at_random = _at_random(events)
     secret = secret_view(state)
     for session in secret["sessions"]:
         session["discarded_at_random"] = ("president_discarded", session["round"]) in at_random
@@ -82,6 +82,11 @@ def revealed_secrets(state: GameState, events: list[GameEvent]) -> dict:
     for investigation in secret["investigations"]:
         investigation["at_random"] = ("investigated", investigation["round"]) in at_random
     return secret
+
+
+def _at_random(events: list[GameEvent]) -> set[tuple[str, int]]:
+    """(event type, round) of each outcome a deadline applied (T4): a round has one session and one power."""
+    return {(e.type, e.data.get("round")) for e in events if e.data.get("by_deadline")}
 
 
 def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dict]:
@@ -116,9 +121,14 @@ def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dic
     return rows
 
 
-def private_panel(game: Game, state: GameState, seat: int) -> dict:
-    """The seat holder's own knowledge and the form for what they owe, offering only legal choices."""
+def private_panel(game: Game, state: GameState, seat: int, events: list[GameEvent] = ()) -> dict:
+    """The seat holder's own knowledge and the form for what they owe, offering only legal choices. A past hand
+    whose choice the deadline made (T4, told by the public `events`) says so: the holder did not choose it."""
     view = player_view(state, seat)
+    at_random = _at_random(events)
+    for hand in view["hands"]:
+        own_choice = "president_discarded" if hand["role"] == "president" else "policy_enacted"
+        hand["at_random"] = (own_choice, hand["round"]) in at_random
     moves = [action for action in legal_actions(state) if action.by == seat] if not state.over else []
     kinds = {action.type for action in moves}
     return {

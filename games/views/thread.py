@@ -114,7 +114,7 @@ def _thread_page(
         "refusal": posting_refusal(game, viewer, name, state),
         "status": status_box(game, state) if state else None,
         "history": government_history(events, list(Claim.objects.filter(game=game))) if state else [],
-        "panel": private_panel(game, state, viewer.seat.number) if (state and viewer.is_player) else None,
+        "panel": private_panel(game, state, viewer.seat.number, events) if (state and viewer.is_player) else None,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "settings": game_settings(game),
         "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded

@@ -209,6 +209,18 @@ def test_t1_the_ballot_that_closes_the_vote_says_so_with_the_result(client_for):
     assert "You may change it until the vote closes" not in page
 
 
+def test_t4_a_past_hand_whose_choice_the_deadline_made_says_so_to_its_holder(client_for):
+    elected = governments(("ann", "bob"))[:-2]
+    game = running_game(actions=[*elected, {"type": "timeout"}], now=timezone.now())
+    mark = '<span class="muted at-random">(at random: the deadline passed)</span>'
+    ann, bob = client_for("ann"), client_for("bob")
+    move(bob, game, type="enact", policy="F")
+    assert mark in ann.get(f"/games/{game.pk}/").content.decode().split("Your legislative sessions")[1]
+    assert mark not in bob.get(f"/games/{game.pk}/").content.decode()  # bob enacted himself
+    chosen = running_game(actions=governments(("ann", "bob")), now=timezone.now())
+    assert mark not in client_for("ann").get(f"/games/{chosen.pk}/").content.decode()
+
+
 def test_a_move_on_no_such_game_is_a_404_whatever_the_form(client_for):
     """The move reads its game once, locking it: no game is a 404 (not a refusal sending back to a page that does
     not exist), with a valid form, a forged one, or one asking for confirmation; and nothing is recorded."""
