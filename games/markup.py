@@ -38,7 +38,8 @@ MENTION = re.compile(r"(?<![\w@/])@([\w.+-]{1,150})")
 
 def render(text: str, *, mentionable: set[str] = frozenset()) -> str:
     """Safe HTML for a post. @name becomes a link to the profile of a player named in `mentionable`."""
-    return SANITIZER.clean(parser().render(text, {"mentionable": mentionable}))
+    # no newline after the last block, as the API has always given a post's HTML
+    return SANITIZER.clean(parser().render(text, {"mentionable": mentionable})).rstrip("\n")
 
 
 @cache

@@ -50,14 +50,14 @@ def test_a_mention_in_code_stays_code():
 
 def test_a_mention_within_a_link_text_is_not_linked_again():
     html = render("[@ann's site](https://example.com)", mentionable=NAMES)
-    assert html == '<p><a href="https://example.com" rel="nofollow noopener noreferrer">@ann\'s site</a></p>\n'
+    assert html == '<p><a href="https://example.com" rel="nofollow noopener noreferrer">@ann\'s site</a></p>'
 
 
 def test_code_shows_html_escaped_once():
     html = render("```\n<b>bold</b> & <script>alert(1)</script>\n```\n\nand `<i>` inline")
     assert html == (
         "<pre><code>&lt;b&gt;bold&lt;/b&gt; &amp; &lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>\n"
-        "<p>and <code>&lt;i&gt;</code> inline</p>\n"
+        "<p>and <code>&lt;i&gt;</code> inline</p>"
     )
 
 
@@ -108,7 +108,7 @@ def test_a_link_to_the_web_a_mail_address_or_the_site_is_a_link(text, href):
 
 
 def test_a_name_that_looks_like_a_file_is_no_link():
-    assert render("see notes.md and file.py") == "<p>see notes.md and file.py</p>\n"
+    assert render("see notes.md and file.py") == "<p>see notes.md and file.py</p>"
 
 
 @pytest.mark.parametrize(
@@ -135,17 +135,17 @@ def test_nested_tricks_stay_text():
 
 def test_an_image_is_a_link_to_it_named_by_its_alt_text_or_address():
     assert render("![the board](https://example.com/b.png)") == (
-        '<p><a class="image" href="https://example.com/b.png" rel="nofollow noopener noreferrer">the board</a></p>\n'
+        '<p><a class="image" href="https://example.com/b.png" rel="nofollow noopener noreferrer">the board</a></p>'
     )
     assert render("![](https://example.com/b.png)") == (
         '<p><a class="image" href="https://example.com/b.png" rel="nofollow noopener noreferrer">'
-        "https://example.com/b.png</a></p>\n"
+        "https://example.com/b.png</a></p>"
     )
 
 
 def test_an_image_within_a_link_is_its_alt_text():
     html = render("[![badge](https://example.com/b.png)](https://example.com)")
-    assert html == '<p><a href="https://example.com" rel="nofollow noopener noreferrer">badge</a></p>\n'
+    assert html == '<p><a href="https://example.com" rel="nofollow noopener noreferrer">badge</a></p>'
 
 
 def test_a_table_strikethrough_and_headings_below_the_page_s_own():
@@ -155,7 +155,7 @@ def test_a_table_strikethrough_and_headings_below_the_page_s_own():
 
 
 def test_a_single_newline_is_a_line_break():
-    assert render("Ja\nNein") == "<p>Ja<br>\nNein</p>\n"
+    assert render("Ja\nNein") == "<p>Ja<br>\nNein</p>"
 
 
 def test_a_quote_renders_as_a_quotation_with_its_author_linked():
