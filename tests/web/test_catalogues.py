@@ -1,5 +1,5 @@
 """What the French, Spanish and Polish catalogues say, read as a whole: one verb for enacting a policy in each
-language, and every message the views show marked for translation and translated."""
+language, French punctuation spacing, and every message the views show marked for translation and translated."""
 
 import ast
 import re
@@ -7,6 +7,8 @@ from pathlib import Path
 
 import polib
 import pytest
+
+from tests.web.typography import french_spacing_faults
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["fr", "es", "pl"]
@@ -38,6 +40,23 @@ def test_one_verb_for_enacting_a_policy(language):
         if verb not in text.lower() or re.search(rival, text, re.I)
     }
     assert drifted == {}
+
+
+def test_the_french_spacing_check_finds_what_it_must():
+    assert french_spacing_faults("Tour 1: reçu") and french_spacing_faults("Tour 1 : reçu")
+    assert french_spacing_faults("Prêt ?") and french_spacing_faults("un ; deux") and french_spacing_faults("Oui!")
+    assert french_spacing_faults("Tour 1\u00a0: reçu, prêt\u00a0? oui\u202f!") == []
+    assert french_spacing_faults("à 10:30, voir https://example.com/a?b=c&amp;d <code>a: b</code>") == []
+
+
+def test_french_sets_a_no_break_space_before_colons_semicolons_and_marks():
+    faults = {
+        entry.msgid: french_spacing_faults(text)
+        for entry in catalogue("fr")
+        for text in translations(entry)
+        if french_spacing_faults(text)
+    }
+    assert faults == {}
 
 
 # The flash messages the views show (messages.success(...), and the `done` text of a service call).
