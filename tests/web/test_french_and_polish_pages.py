@@ -1,6 +1,7 @@
-"""Pages as a French reader gets them: a no-break space before French colons wherever the text comes from
-(catalogue, template or code)."""
+"""Pages as a French or Polish reader gets them: a no-break space before French colons wherever the text comes from
+(catalogue, template or code), and month abbreviations written as each language writes them."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -11,6 +12,7 @@ from django.utils import translation
 from games.forms import ClaimForm
 from games.services.transfer import import_script
 from games.views.common import first_error
+from games.wording import when
 from tests.factories import governments, make_user, script
 from tests.web.typography import french_spacing_faults, visible_text
 
@@ -76,3 +78,23 @@ def test_a_refused_form_names_its_field_with_a_french_colon():
     assert french_spacing_faults(refusal) == []
     with translation.override("en"):
         assert first_error(ClaimForm({"round": 1, "cards": "XY"})).startswith("Cards: ")
+
+
+@pytest.mark.parametrize(
+    ("language", "month", "capitalised"), [("fr", "1 déc.", "Déc"), ("pl", "1 gru", "Gru"), ("es", "1 dic.", "Dic")]
+)
+def test_months_are_abbreviated_in_lower_case(language, month, capitalised):
+    """ "1 Déc", "1 Gru": French and Spanish write "1 déc.", "1 dic.", Polish "1 gru", on the page and in `when`."""
+    with translation.override(language):
+        assert month in when(DECEMBER)
+    game = session_game()
+    text = visible_text(reader("bob", language).get(f"/games/{game.pk}/").content.decode())
+    assert month in text
+    assert not re.search(rf"\d {capitalised}\b", text)
+
+
+def test_english_dates_keep_their_day_month_and_year():
+    with translation.override("en"):
+        assert when(DECEMBER) == "Tue 1 Dec 2026, 18:00 UTC"
+    text = visible_text(reader("bob", "en").get(f"/games/{session_game().pk}/").content.decode())
+    assert "1 Dec" in text
