@@ -1,5 +1,6 @@
 """What the French, Spanish and Polish catalogues say, read as a whole: one verb for enacting a policy in each
-language, French punctuation spacing, and every message the views show marked for translation and translated."""
+language, French punctuation spacing, Polish that addresses every player alike, and every message the views show
+marked for translation and translated."""
 
 import ast
 import re
@@ -57,6 +58,31 @@ def test_french_sets_a_no_break_space_before_colons_semicolons_and_marks():
         if french_spacing_faults(text)
     }
     assert faults == {}
+
+
+# A past tense or a conditional in the second (or first) person singular carries a gender in Polish:
+# "Uchwaliłeś" speaks to a man, "Uchwaliłaś" to a woman. So do "jesteś winien" and "abyś mógł".
+GENDERED = re.compile(
+    r"\b\w+ł(?:eś|aś|em|am|byś|abyś)\b|byś\s+\w+ła?\b|\bjesteś\s+(?:winien|winna|gotów|gotowa|pewien|pewna)\b",
+    re.I,
+)
+
+
+def test_the_gender_check_finds_what_it_must():
+    found = "Uchwaliłeś Odrzuciłaś Wróciłem abyś mógł jesteś winien dobrałabyś"
+    assert len(GENDERED.findall(found)) == 6
+    assert GENDERED.findall("Uchwalono ustawę. Gracz, który był winien ruch. Twój głos: Ja. Jesteś w grze!") == []
+
+
+def test_polish_addresses_every_player_alike():
+    """Polish spoke to every player in the masculine ("Uchwaliłeś"): impersonal, noun and present forms fit all."""
+    gendered = {
+        entry.msgid: GENDERED.findall(text)
+        for entry in catalogue("pl")
+        for text in translations(entry)
+        if GENDERED.search(text)
+    }
+    assert gendered == {}
 
 
 # The flash messages the views show (messages.success(...), and the `done` text of a service call).
