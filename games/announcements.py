@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .engine.events import EVENT_TYPES
+from .wording import colon
 
 POLICY = {"L": lambda: _("a liberal policy"), "F": lambda: _("a fascist policy")}
 POWER = {
@@ -46,7 +47,7 @@ def describe(event_type: str, data: dict) -> str:
             return _("%(president)s nominates %(chancellor)s as chancellor. The vote is open.") % d
         case "vote_closed":
             ballots = ", ".join(
-                f"{name}: {'Ja' if ballot == 'ja' else 'Nein'}" for name, ballot in d["ballots"].items()
+                f"{name}{colon()} {'Ja' if ballot == 'ja' else 'Nein'}" for name, ballot in d["ballots"].items()
             )
             outcome = _("The government is elected.") if d["passed"] else _("The election fails.")
             missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(d["missing"])} if d["missing"] else ""

@@ -4,13 +4,15 @@ email's answer, a notice) says it as the page does without importing a page."""
 
 from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from .announcements import describe
 
 
 def when(moment) -> str:
-    """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)". One at
+    """A moment in the viewer's time zone with its UTC offset: "Fri 3 Jul 2026, 14:00 CEST (UTC+02:00)", the month
+    as the reader's language abbreviates it (sh_site/formats: "mar 1 déc. 2026", "Wt 1 gru 2026"). One at
     the calendar's end (9999-12-31 with -14:00 is year 10000 in UTC) is shown as it was given."""
     if moment is None:
         return ""
@@ -22,7 +24,7 @@ def when(moment) -> str:
 
 def when_local(local) -> str:
     """`when` of a moment already in the reader's zone (the deadline tag has it at hand)."""
-    text = date_format(local, "D j M Y, H:i T")
+    text = date_format(local, f"D {get_format('DATETIME_FORMAT')} T")
     seconds = int(local.utcoffset().total_seconds())  # as the format's "O" gives it, without formatting twice
     if seconds == 0:
         return text if text.endswith("UTC") else f"{text} (UTC)"

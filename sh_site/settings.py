@@ -125,6 +125,7 @@ LOGIN_REDIRECT_URL = "/"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("pl", "Polski")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = "sh_site.formats"  # months as each language abbreviates them: "1 déc.", "1 gru"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

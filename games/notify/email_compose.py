@@ -2,6 +2,7 @@
 answered, one digest), each in the person's language and time zone, with its reply address and commands, its
 subject cut to fit, and its unsubscribe links."""
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
@@ -34,6 +35,7 @@ CATEGORIES = {
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
 SUBJECT_LIMIT = 150
+FOLDED_SPACE = re.compile(r"[^\S\u00a0\u202f]+")  # any white space but the no-break ones
 
 
 @dataclass
@@ -135,8 +137,11 @@ def _reply_address(profile: Profile, notice: Notification, game: Game) -> str:
 
 
 def fit_subject(text: str, limit: int = SUBJECT_LIMIT) -> str:
-    """A subject of at most `limit` characters: cut after a whole word, with "…", when it must be cut."""
-    text = " ".join(text.split())
+    """A subject of at most `limit` characters on one line: cut after a whole word, with "…", when it must be cut.
+
+    Line breaks and other white space fold into one space (a header holds no newline: no header injection), but
+    the no-break space stays: French sets one before a colon, in the subject as in the body."""
+    text = FOLDED_SPACE.sub(" ", text).strip()
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]

@@ -54,6 +54,7 @@ Outcome = InboundEmail.Outcome
 # RFC 3834 and the headers auto-responders and list software set in practice.
 AUTOMATIC_PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
 AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "X-Failed-Recipients")
+NO_BREAK_SPACES = "\u00a0\u202f"  # kept in a subject: French sets one before a colon
 
 
 class CannotReceive(Exception):
@@ -280,7 +281,8 @@ def _verified(user_id: int, sender: str) -> bool:
 def _answer(user, profile: Profile, game: Game | None, message: EmailMessage, text: str, reason: str, *, refused: bool):
     """One email that says what became of a reply: why nothing was done, quoting what they wrote so that nothing
     is lost, or the move made. Marked automatic (RFC 3834) so that an auto-responder does not answer it."""
-    subject = "".join(c for c in str(message.get("Subject", "")) if c.isprintable()).strip() or _("Your reply")
+    subject = str(message.get("Subject", ""))
+    subject = "".join(c for c in subject if c.isprintable() or c in NO_BREAK_SPACES).strip() or _("Your reply")
     context = {
         "name": str(profile),
         "reason": reason,

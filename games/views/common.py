@@ -12,6 +12,7 @@ from games.access import Viewer, access_game, viewer_for
 from games.engine import GameState
 from games.models import Game
 from games.services import GameError
+from games.wording import colon
 
 
 def load(request, game_id: int) -> tuple[Game, GameState | None, Viewer]:
@@ -59,5 +60,5 @@ def submit(request, form: forms.Form, call: Callable[[dict], object], back: str,
 def first_error(form: forms.Form) -> str:
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else None
-        return f"{label}: {errors[0]}" if label else errors[0]
+        return f"{label}{colon()} {errors[0]}" if label else errors[0]
     return _("The form is incomplete: reload the page.")

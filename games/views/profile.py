@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
@@ -44,8 +44,9 @@ def edit_profile(request):
         profile = Profile.for_reading(request.user, request)  # shown, not made: it is made when saved
     form = ProfileForm(request.POST or None, instance=profile, browser_zone=request.COOKIES.get("tz", ""))
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Your profile is saved."))
+        profile = form.save()
+        with translation.override(profile.language):  # the next page speaks the language just chosen
+            messages.success(request, _("Your profile is saved."))
         return redirect("games:edit_profile")
     calendar = profile.calendar_token
     return render(

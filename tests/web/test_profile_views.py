@@ -63,3 +63,14 @@ def test_unlisted_games_stay_off_public_profiles(client):
     game = running_game()
     Game.objects.filter(pk=game.pk).update(visibility=Game.Visibility.UNLISTED)
     assert "Imported game" not in client.get("/users/ann/").content.decode()
+
+
+@pytest.mark.parametrize(("language", "saved"), [("fr", "Votre profil est enregistré."), ("pl", "Profil zapisany.")])
+def test_the_saved_profile_is_confirmed_in_the_language_just_chosen(client_for, language, saved):
+    ann = client_for("ann")
+    ann.get("/profile/")  # read in English
+    form = {"display_name": "Ann", "time_zone": "Europe/Paris", "language": language, "reminders": "both"}
+    page = ann.post("/profile/", form, follow=True)
+    assert page.headers["Content-Language"] == language
+    assert saved in page.content.decode()
+    assert "Your profile is saved." not in page.content.decode()
