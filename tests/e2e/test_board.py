@@ -110,3 +110,29 @@ def test_r27_an_executed_player_s_role_letter_reads_over_the_cross(browser, live
     SCREENSHOTS.mkdir(exist_ok=True)
     ann.screenshot(path=SCREENSHOTS / f"executed-seat-{language}-{width}.png")
     page.context.close()
+
+
+SEAT_BOXES = """() => [...document.querySelectorAll('svg.table-svg g.seat .disc')].map(disc => {
+  const box = disc.getBoundingClientRect();
+  return [box.left, box.top, box.right, box.bottom];
+})"""
+
+
+@pytest.mark.parametrize("language", ["fr", "es", "pl"])
+def test_the_seats_sit_around_the_table_in_a_language_with_decimal_commas(browser, live_server, language):
+    game = running_game(7, now=timezone.now())
+    page = signed_in(browser, live_server.url, "watcher", language=language)
+    page.goto(f"/games/{game.pk}/")
+    for transform in page.locator("svg.table-svg g.seat").evaluate_all(
+        "seats => seats.map(s => s.getAttribute('transform'))"
+    ):
+        assert re.fullmatch(r"translate\(-?[\d.]+ -?[\d.]+\)", transform), transform
+    boxes = page.evaluate(SEAT_BOXES)
+    overlapping = [
+        (a, b)
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    ]
+    assert overlapping == [], "seats drawn on top of each other"
+    page.context.close()
