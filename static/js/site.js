@@ -172,6 +172,10 @@
       document.querySelectorAll("svg.table-svg g.seat[data-name]").forEach(function (seat) {
         var option = offered[seat.getAttribute("data-name")];
         seat.classList.toggle("choosable", !!option);
+        // A button's name is its label alone, "Choose <name>": the drawing's letters inside it are not read.
+        seat.querySelectorAll("text").forEach(function (t) {
+          if (option) t.setAttribute("aria-hidden", "true"); else t.removeAttribute("aria-hidden");
+        });
         if (!option) {
           ["role", "tabindex", "aria-label", "aria-pressed"].forEach(function (a) { seat.removeAttribute(a); });
           return;
