@@ -4,7 +4,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .engine.notation import KIND_VALUES, PLAYER_FIELDS, PLAYER_MOVES
+from .engine.notation import KIND_VALUES, MOVE_FIELDS, PLAYER_FIELDS, PLAYER_MOVES
 from .engine.settings import RULES, Rule
 from .models import ApiToken, Game, Post, Profile
 from .zones import zone_choices
@@ -116,6 +116,15 @@ class MoveForm(forms.Form):
     policy = forms.ChoiceField(required=False, choices=[(policy, policy) for policy in KIND_VALUES["policy"]])
     accept = forms.ChoiceField(required=False, choices=[("yes", "yes"), ("no", "no")])
     confirmed = forms.ChoiceField(required=False, choices=[("yes", "yes")])
+
+    TARGETED = frozenset(move for move in PLAYER_MOVES if "target" in MOVE_FIELDS[move])
+    """The moves that name a player: the panel offers none chosen, so that one click on Confirm picks nobody."""
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("type") in self.TARGETED and not cleaned.get("target"):
+            self.add_error("target", _("Choose a player first: nothing was done."))
+        return cleaned
 
     def needs_confirmation(self) -> bool:
         """An irreversible move not confirmed yet: every move but a ballot, which can be changed until the vote

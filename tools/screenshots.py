@@ -50,7 +50,21 @@ def shoot(base: str) -> None:
         page.goto(f"{base}/")
         page.get_by_role("link", name="Demo: finished").first.click()
         page.locator("figure.board").screenshot(path=OUT / "board-end.png")
+        choose_a_target(browser, base)
         browser.close()
+
+
+def choose_a_target(browser, base: str) -> None:
+    """dan, the president, owes an execution: bob's seat clicked on the board, and the panel's select says bob."""
+    page = browser.new_context(viewport={"width": 1280, "height": 2200}).new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=login]", "dan@example.com")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.goto(f"{base}/")
+    page.get_by_role("link", name="Demo: an execution to choose").first.click()
+    page.locator("svg.table-svg").get_by_role("button", name="Choose bob").click()
+    page.locator("#side").screenshot(path=OUT / "target.png")
 
 
 if __name__ == "__main__":

@@ -51,12 +51,25 @@
     var source = button && button.hasAttribute("data-confirm") ? button
       : select && select.selectedOptions.length ? select.selectedOptions[0] : null;
     var question = source && source.getAttribute("data-confirm");
-    if (!question) return;  // the server asks on a page of its own
+    if (form.hasAttribute("data-sent")) return event.preventDefault();  // a double click: one question, one move
+    if (!question) return form.setAttribute("data-sent", "");  // the server asks on a page of its own
     if (!window.confirm(question)) return event.preventDefault();
+    form.setAttribute("data-sent", "");
     confirmed.value = "yes";
     // One click, one move: the form's buttons wait for the answer (disabled after the form data is taken).
     setTimeout(function () { form.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }, 0);
   });
+
+  // A page shown again from the browser's history takes moves again: its forms were sent from another visit.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-sent]").forEach(function (form) {
+      form.removeAttribute("data-sent");
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    });
+  });
+
+  boardChoice();
 
   // A live thread: the page asks every 20 s (setting LIVE_POLL_SECONDS) (every 5 s for two minutes after a deadline passes, and at once when
   // it is shown again) whether anything changed, sending its ETag; a 304 costs the server one query. On news,
@@ -143,5 +156,67 @@
     document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
     document.addEventListener("sh:deadline", function () { fast = 24; schedule(1000); });
     schedule();
+  }
+
+  // Choosing a target on the board (issue 29). The panel's select starts on "Choose a player" (required: the browser
+  // says so in the page's words, data-required, and the server refuses it too). Each seat it offers becomes a
+  // button on the board, "Choose <name>" (the option's data-choose), by mouse or keyboard, mirrored in the select;
+  // other seats stay a drawing. Without JavaScript the select alone works.
+  function boardChoice() {
+    var pending = false;
+    function targetSelect() { return document.querySelector("#panel select[name=target]"); }
+    function refresh() {
+      pending = false;
+      var select = targetSelect(), offered = {}, any = false;
+      if (select) Array.prototype.forEach.call(select.options, function (o) { if (o.value) offered[o.value] = o; });
+      document.querySelectorAll("svg.table-svg g.seat[data-name]").forEach(function (seat) {
+        var option = offered[seat.getAttribute("data-name")];
+        seat.classList.toggle("choosable", !!option);
+        // A button's name is its label alone, "Choose <name>": the drawing's letters inside it are not read.
+        seat.querySelectorAll("text").forEach(function (t) {
+          if (option) t.setAttribute("aria-hidden", "true"); else t.removeAttribute("aria-hidden");
+        });
+        if (!option) {
+          ["role", "tabindex", "aria-label", "aria-pressed"].forEach(function (a) { seat.removeAttribute(a); });
+          return;
+        }
+        any = true;
+        seat.setAttribute("role", "button");
+        seat.setAttribute("tabindex", "0");
+        seat.setAttribute("aria-label", option.getAttribute("data-choose") || option.value);
+        seat.setAttribute("aria-pressed", option.selected ? "true" : "false");
+      });
+      // An image's parts are not reachable by assistive technology: a board with buttons is a group.
+      document.querySelectorAll("svg.table-svg").forEach(function (svg) { svg.setAttribute("role", any ? "group" : "img"); });
+    }
+    function choose(seat) {
+      var select = targetSelect();
+      if (!select) return;
+      select.value = seat.getAttribute("data-name");
+      select.setCustomValidity("");
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    document.addEventListener("click", function (event) {
+      var seat = event.target.closest && event.target.closest("g.seat.choosable");
+      if (seat) choose(seat);
+    });
+    document.addEventListener("keydown", function (event) {
+      if ((event.key === "Enter" || event.key === " ") && event.target.matches && event.target.matches("g.seat.choosable")) {
+        event.preventDefault();
+        choose(event.target);
+      }
+    });
+    document.addEventListener("change", function (event) {
+      if (event.target.name === "target") { event.target.setCustomValidity(""); refresh(); }
+    });
+    document.addEventListener("invalid", function (event) {
+      var field = event.target;
+      if (field.getAttribute("data-required") && !field.value) field.setCustomValidity(field.getAttribute("data-required"));
+    }, true);
+    // The live thread swaps the panel and the board in: the seats are made buttons again, once per change.
+    new MutationObserver(function () {
+      if (!pending) { pending = true; setTimeout(refresh, 0); }
+    }).observe(document.body, { childList: true, subtree: true });
+    refresh();
   }
 })();

@@ -61,3 +61,78 @@ def test_r27_at_the_end_every_role_is_on_the_table(browser, live_server):
         expect(seat(page, name)).to_have_class(re.compile(rf"\brole-{role}\b"))
     expect(seat(page, "cat").locator("text.seat-number")).to_have_text("H")
     page.context.close()
+
+
+SLOT_ROWS = """() => [...document.querySelectorAll('.track.fascist-track .slot')].map(slot => {
+  const box = slot.getBoundingClientRect();
+  return {top: Math.round(box.top), right: box.right, fits: slot.scrollWidth <= slot.clientWidth + 1};
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_the_fascist_track_keeps_its_six_slots_on_one_row_at_every_width(browser, live_server, language):
+    game = running_game(7, now=timezone.now())  # investigate, special election, execution twice, then the win
+    page = signed_in(browser, live_server.url, "watcher", language=language)
+    for width in (1280, 1024, 768, 390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.goto(f"/games/{game.pk}/")
+        slots = page.evaluate(SLOT_ROWS)
+        assert len(slots) == 6
+        assert {slot["top"] for slot in slots} == {slots[0]["top"]}, f"the track wraps at {width} px: {slots}"
+        assert all(slot["fits"] for slot in slots), f"a power's name overflows its slot at {width} px"
+        assert slots[-1]["right"] <= width and page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.locator("#status .fascist-track").screenshot(path=SCREENSHOTS / f"fascist-track-{language}-{width}.png")
+    page.context.close()
+
+
+COVERED = """seat => {
+  const letter = seat.querySelector('text.seat-number').getBoundingClientRect();
+  const x = letter.left + letter.width / 2, y = letter.top + letter.height / 2;
+  return document.elementFromPoint(x, y).closest('text.seat-number') === null;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_r27_an_executed_player_s_role_letter_reads_over_the_cross(browser, live_server, language, width):
+    game = running_game(now=timezone.now(), actions=PLAYED)  # ann, a liberal, executed
+    cancel(game.pk, make_user("zoe"))
+    page = signed_in(browser, live_server.url, "watcher", language=language, viewport={"width": width, "height": 844})
+    page.goto(f"/games/{game.pk}/")
+    ann = seat(page, "ann")
+    expect(ann.locator("path.cross")).to_have_count(1)
+    expect(ann.locator("text.seat-number")).to_have_text("L")
+    executed, liberal = ("executed", "Liberal") if language == "en" else ("exécuté", "Libéral")
+    expect(ann.locator("title")).to_have_text(f"ann — {liberal} ({executed})")
+    ann.scroll_into_view_if_needed()
+    assert not ann.evaluate(COVERED), "the cross is drawn over the role's letter"
+    SCREENSHOTS.mkdir(exist_ok=True)
+    ann.screenshot(path=SCREENSHOTS / f"executed-seat-{language}-{width}.png")
+    page.context.close()
+
+
+SEAT_BOXES = """() => [...document.querySelectorAll('svg.table-svg g.seat .disc')].map(disc => {
+  const box = disc.getBoundingClientRect();
+  return [box.left, box.top, box.right, box.bottom];
+})"""
+
+
+@pytest.mark.parametrize("language", ["fr", "es", "pl"])
+def test_the_seats_sit_around_the_table_in_a_language_with_decimal_commas(browser, live_server, language):
+    game = running_game(7, now=timezone.now())
+    page = signed_in(browser, live_server.url, "watcher", language=language)
+    page.goto(f"/games/{game.pk}/")
+    for transform in page.locator("svg.table-svg g.seat").evaluate_all(
+        "seats => seats.map(s => s.getAttribute('transform'))"
+    ):
+        assert re.fullmatch(r"translate\(-?[\d.]+ -?[\d.]+\)", transform), transform
+    boxes = page.evaluate(SEAT_BOXES)
+    overlapping = [
+        (a, b)
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    ]
+    assert overlapping == [], "seats drawn on top of each other"
+    page.context.close()

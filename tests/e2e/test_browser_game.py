@@ -136,7 +136,7 @@ class Strategy:
             return self._submit(player, kind, form.locator("button[value=yes]"))
         # nominate, investigate, special_election, execute: choose a name, then confirm.
         select = form.locator("select")
-        target = select.locator("option").first.get_attribute("value")
+        target = select.locator("option:not([disabled])").first.get_attribute("value")  # past "Choose a player"
         select.select_option(target)
         return self._submit(player, f"{kind} {target}", form.locator("button[type=submit]"))
 

@@ -56,3 +56,10 @@ def test_t1_the_demo_s_fast_game_times_out_within_two_minutes_of_its_start():
     assert sweep_due_deadlines(now=started + timedelta(minutes=2)) >= 1
     game.refresh_from_db()
     assert game.step_number > step  # the game moved on by itself: nobody played
+
+
+def test_r23_the_demo_has_a_president_choosing_whom_to_execute():
+    load_demo()
+    state = Game.objects.get(name="Demo: an execution to choose").load_state()
+    assert state.step == "execute" and state.seats[state.president].name == "dan"
+    assert state.fascist_policies == 4 and all(seat.status == "alive" for seat in state.seats)

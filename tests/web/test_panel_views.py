@@ -77,6 +77,24 @@ def test_a_move_that_would_be_refused_is_refused_before_the_question(client_for)
     assert "moved on since this page was loaded" in page and "Are you sure?" not in page
 
 
+@pytest.mark.parametrize("confirmed", ["", "yes"])
+def test_a_target_left_unchosen_is_refused_and_changes_nothing(client_for, confirmed):
+    game = running_game(now=timezone.now())
+    before = reload(game).state
+    page = move(client_for("ann"), game, confirmed=confirmed, type="nominate", target="").content.decode()
+    assert "Choose a player first: nothing was done." in page and "Are you sure?" not in page
+    assert reload(game).state == before
+
+
+def test_the_panel_starts_on_choose_a_player(client_for):
+    game = running_game(now=timezone.now())
+    page = client_for("ann").get(f"/games/{game.pk}/").content.decode()
+    options = page.split('name="target"')[1].split("</select>")[0]
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", options)[0] == "Choose a player"
+    assert '<option value="" selected disabled>' in options
+    assert 'data-choose="Choose bob"' in options
+
+
 def test_the_panel_carries_each_choice_s_question_for_the_browser(client_for):
     game = running_game(now=timezone.now())
     page = client_for("ann").get(f"/games/{game.pk}/").content.decode()

@@ -25,6 +25,7 @@ DEALS = {
     "mid-election": ["fascist", "liberal", "liberal", "hitler", "liberal"],
     "legislative": ["liberal", "liberal", "hitler", "liberal", "fascist"],
     "finished": ["liberal", "hitler", "liberal", "fascist", "liberal"],
+    "execution": ["liberal", "liberal", "fascist", "liberal", "hitler"],
 }
 
 
@@ -52,6 +53,16 @@ MID_ELECTION = script(
     ],
 )
 LEGISLATIVE = script("legislative", [*government("ann", "dan", "F", "L"), *government("bob", "eve", "L", "F")[:6]])
+# Four fascist policies: dan, the president, owes an execution (R23), the seats he may choose lit on the board.
+EXECUTION = script(
+    "execution",
+    [
+        *government("ann", "dan", "L", "F"),
+        *government("bob", "eve", "L", "F"),
+        *government("cat", "ann", "L", "F"),
+        *government("dan", "bob", "L", "F"),
+    ],
+)
 FINISHED = script(
     "finished",
     [
@@ -110,6 +121,7 @@ class Command(BaseCommand):
         post_message(election.pk, users["cat"], "> too quiet\n\nI was asleep. Ja from me, obviously.")
         import_script(LEGISLATIVE, name="Demo: legislative session")
         import_script(FINISHED, name="Demo: finished")
+        import_script(EXECUTION, name="Demo: an execution to choose")
         quick = create_game(
             users["ann"], name="Demo: minute-long deadlines", player_count=5, minute_durations=True, **QUICK_MINUTES
         )
