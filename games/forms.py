@@ -102,6 +102,12 @@ class EditPostForm(forms.Form):
     )
 
 
+class NotesForm(forms.Form):
+    """A player's private notes: their length is the service's to check, with a message that says the limit."""
+
+    body = forms.CharField(required=False, strip=False)
+
+
 class MoveForm(forms.Form):
     """A move from the private panel, made for the step `step_number` the page showed."""
 
