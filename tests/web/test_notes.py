@@ -1,13 +1,16 @@
 """Issue 29: a player's private notes on a game. Only their author ever reads them (on the game's page or through
 the API), they outlive the game, their length is limited with a clear message, and they go with the account."""
 
+import json
+
 import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games.models import Note
+from games.models import Game, Note
 from games.services import cancel
 from games.services.accounts import delete_account
+from games.services.transfer import export_script
 from tests.factories import Api, make_user, running_game, token_for
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +65,7 @@ def test_notes_are_kept_after_the_game_ends_and_still_editable(client_for):
     assert Note.objects.get().body == SECRET + " - and so it was"
     assert SECRET not in client_for("bob").get(f"/games/{game.pk}/history/").content.decode()
     assert SECRET not in client_for("bob").get(f"/games/{game.pk}/replay.json").content.decode()
+    assert SECRET not in json.dumps(export_script(Game.objects.get(pk=game.pk)))  # export_replay's script
 
 
 def test_notes_too_long_are_refused_with_the_limit_and_the_text_kept(client_for):
