@@ -6,6 +6,11 @@ from django.utils.translation import gettext_lazy as _
 
 from .game import Game
 
+# Said by the notes form and by the service (the API's callers): the names are those of Django's length validator.
+NOTES_TOO_LONG = _(
+    "Your notes are %(show_value)s characters long: at most %(limit_value)s are kept. Nothing was saved."
+)
+
 
 class Note(models.Model):
     """What one person who signed up to a game keeps for themselves about it (suspicions, claims to check). No page,

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game, Note, Seat
+from games.models.notes import NOTES_TOO_LONG
 
 from .errors import GameError
 from .play import lock_game
@@ -29,11 +30,7 @@ def check_notes(game: Game, user, body: str) -> str:
         raise GameError(_("Only the players of this game keep notes on it."), code="not_in_game")
     body = body.replace("\r\n", "\n")
     if len(body) > Note.MAX_BODY:
-        raise GameError(
-            _("Your notes are %(length)s characters long: at most %(limit)s are kept. Nothing was saved.")
-            % {"length": len(body), "limit": Note.MAX_BODY},
-            code="notes_too_long",
-        )
+        raise GameError(NOTES_TOO_LONG % {"show_value": len(body), "limit_value": Note.MAX_BODY}, code="notes_too_long")
     return body
 
 

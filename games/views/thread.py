@@ -25,10 +25,10 @@ from games.models import Absence, Claim, GameEvent, Note, Post, ThreadRead
 from games.presenters import announcements, game_settings, government_history, private_panel, status_box
 from games.services import GameError, forum
 from games.services.forum import edit_post, mark_read, post_message
-from games.services.notes import notes_of, save_notes
+from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
 
-from .common import load
+from .common import first_error, load
 
 PAGE_SIZE = 25
 # What _post.html shows of a post and its author: not the source text (the page shows its HTML), not the quoted
@@ -202,14 +202,17 @@ def save_own_notes(request, game_id: int):
     """The player's private notes, saved; when refused (too long), the page again with the text still in the box."""
     game, state, viewer = load(request, game_id)
     form = NotesForm(request.POST)
-    body = form.cleaned_data["body"] if form.is_valid() else ""
     try:
-        kept = save_notes(game.pk, request.user, body)
+        if not form.is_valid():
+            check_notes(game, request.user, "")  # who may keep none is told that first
+            raise GameError(first_error(form), code="notes_too_long")
+        kept = save_notes(game.pk, request.user, form.cleaned_data["body"])
     except GameError as error:
         if error.code == "not_in_game":
             raise PermissionDenied(str(error)) from None
         messages.error(request, str(error))
-        return _thread_page(request, game, state, viewer, Post.Thread.MAIN, PostForm(), None, status=400, notes=body)
+        sent = request.POST.get("body", "")
+        return _thread_page(request, game, state, viewer, Post.Thread.MAIN, PostForm(), None, status=400, notes=sent)
     done = _("Your notes are saved: only you can read them.") if kept else _("Your notes are cleared.")
     messages.success(request, done)
     return redirect(reverse("games:thread", args=[game.pk]) + "#notes")

@@ -111,10 +111,7 @@ def test_deleting_the_account_deletes_the_notes(client_for):
 
 
 def put(secret: str, game, body) -> object:
-    api = Api(secret)
-    return api.client.put(
-        f"/api/v1/games/{game.pk}/notes", {"body": body}, content_type="application/json", **api.headers
-    )
+    return Api(secret).put(f"/games/{game.pk}/notes", {"body": body})
 
 
 def test_the_author_reads_and_replaces_their_notes_through_the_api():
