@@ -15,6 +15,7 @@ from .models import (
     Game,
     GameEvent,
     InboundEmail,
+    Note,
     Notification,
     PlayBar,
     Post,
@@ -240,6 +241,27 @@ class SecretWitnessAdmin(admin.ModelAdmin):
     list_display = ("game", "user", "seen_at")
     search_fields = ("game__name", "user__username")
     raw_id_fields = ("game", "user")
+
+
+@admin.register(Note)
+class NoteAdmin(admin.ModelAdmin):
+    """A player's private notes: that they exist and their size, never their text, which is their author's alone
+    (issue 29). Nobody changes them here; a user deleted here takes their notes along."""
+
+    list_display = ("game", "author", "updated_at", "length")
+    fields = ("game", "author", "updated_at", "length")
+    readonly_fields = fields
+    raw_id_fields = ("game", "author")
+
+    @admin.display(description="characters")
+    def length(self, note: Note) -> int:
+        return len(note.body)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 admin.site.register(ApiRequestCount)

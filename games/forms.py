@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from .engine.notation import KIND_VALUES, MOVE_FIELDS, PLAYER_FIELDS, PLAYER_MOVES
 from .engine.settings import RULES, Rule
-from .models import ApiToken, Game, Post, Profile
+from .models import ApiToken, Game, Note, Post, Profile
+from .models.notes import NOTES_TOO_LONG
 from .zones import zone_choices
 
 
@@ -99,6 +100,19 @@ class PostForm(forms.Form):
 class EditPostForm(forms.Form):
     body = forms.CharField(
         label=_("Message (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), max_length=Post.MAX_BODY
+    )
+
+
+class NotesField(forms.CharField):
+    """Text whose line breaks count one character each, as the service counts them (a browser sends CR LF)."""
+
+    def to_python(self, value) -> str:
+        return super().to_python(value).replace("\r\n", "\n")
+
+
+class NotesForm(forms.Form):
+    body = NotesField(
+        required=False, strip=False, max_length=Note.MAX_BODY, error_messages={"max_length": NOTES_TOO_LONG}
     )
 
 

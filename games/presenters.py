@@ -142,13 +142,20 @@ def private_panel(game: Game, state: GameState, seat: int, events: list[GameEven
         "can_veto": "veto" in kinds,
         "alive": state.seats[seat].status == "alive",
         "status": str(state.seats[seat].status),
-        "claims": [
-            item
-            for item in seat_claims(game, state, seat)
-            if item["filed"] or (game.status == Game.Status.RUNNING and state.seats[seat].status == "alive")
-        ],
+        **_claims(game, state, seat),
         "running": game.status == Game.Status.RUNNING,
     }
+
+
+def _claims(game: Game, state: GameState, seat: int) -> dict:
+    """The seat's claims, filed or still to file; and the offer to file the claim of the session that just ended
+    (issue 29), at the top of the panel until it is filed or the next legislative session starts: then the table
+    has moved on, and the claim can still be filed from the list."""
+    may_file = game.status == Game.Status.RUNNING and state.seats[seat].status == "alive"
+    items = [item for item in seat_claims(game, state, seat) if item["filed"] or may_file]
+    ended = state.sessions[-1].round if state.sessions and state.sessions[-1].over else None
+    offer = next((item for item in items if item["round"] == ended and not item["filed"] and may_file), None)
+    return {"claims": [item for item in items if item is not offer], "claim_offer": offer}
 
 
 # The claims a government member can file, as buttons: every hand of 3 (president) or 2 (chancellor) cards.

@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<id:game_id>/posts/<id:post_id>/edit/", thread.edit, name="edit_post"),
     path("games/<id:game_id>/posts/<id:post_id>/history/", thread.post_history, name="post_history"),
     path("games/<id:game_id>/move/", panel.move, name="move"),
+    path("games/<id:game_id>/notes/", thread.save_own_notes, name="notes"),
     path("games/<id:game_id>/claim/", panel.claim, name="claim"),
     path("games/<id:game_id>/absence/", panel.absence, name="absence"),
     path("games/<id:game_id>/resign/", panel.resign, name="resign"),

@@ -14,7 +14,7 @@ from games.access import can_read, is_moderator, viewer_for
 from games.models import Absence, Game, GameEvent, Post
 from games.services import GameError
 from games.services.absences import end_absence as end_absence_service
-from games.services.knowledge import record_witness
+from games.services.knowledge import has_witnessed, record_witness
 from games.services.play import lock_game
 from games.services.play_bars import set_play_bar
 
@@ -25,6 +25,25 @@ from .verbs import OPTIONS, VERBS
 def can_moderate(user, game: Game) -> bool:
     """A moderator may act on a game they do not play in (or sign up for)."""
     return is_moderator(user) and not game.seats.filter(user=user).exists()
+
+
+def must_warn(user, game: Game) -> bool:
+    """A running game's moderation page shows every secret: a moderator who has not seen them is first told that
+    they may then never take a seat in it, and must confirm (issue 29). A lobby has no secret yet, and a game
+    that is over has none left: the secret history is public."""
+    return game.status == Game.Status.RUNNING and game.state is not None and not has_witnessed(game, user)
+
+
+def see_secrets(moderator, game_id: int) -> bool:
+    """The moderator confirmed the warning: on the record (the audit log; games' witness row, which bars them
+    from a seat) once. Returns whether this was the first time."""
+    with transaction.atomic():
+        game = access_game(moderator, game_id)
+        lock_game(game.pk)  # two confirmations at once make one record
+        if not must_warn(moderator, game):
+            return False
+        audit(moderator, "view_secrets", "confirmed the warning and opened the game's moderation page", game=game)
+        return True
 
 
 def access_game(user, game_id: int) -> Game:

@@ -8,6 +8,7 @@ app_name = "moderation"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("games/<id:game_id>/", views.game_page, name="game"),
+    path("games/<id:game_id>/see/", views.see_secrets, name="see_secrets"),
     path("games/<id:game_id>/act/", views.game_action, name="game_action"),
     path("absences/<id:absence_id>/end/", views.absence_end, name="end_absence"),
     path("posts/<id:post_id>/visibility/", views.post_visibility, name="post_visibility"),

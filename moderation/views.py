@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Q, Sum
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -141,10 +141,9 @@ def game_page(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
     if not services.can_moderate(request.user, game):
         raise PermissionDenied(_("You play in this game: another moderator must handle it."))
+    if services.must_warn(request.user, game):  # nothing secret on this page: the game's name and the warning
+        return render(request, "moderation/game_warning.html", {"game": game})
     state = game.load_state() if game.state else None
-    if state is not None and not AuditEntry.objects.filter(game=game, actor=request.user).exists():
-        # Who has seen a running game's secrets is on the record: they may not take a seat in it afterwards.
-        services.audit(request.user, "view_secrets", "opened the game's moderation page", game=game)
     seats = list(game.seats.select_related("user").order_by("number", "joined_at"))
     context = {
         "game": game,
@@ -161,6 +160,14 @@ def game_page(request, game_id: int):
         "now": timezone.now(),
     }
     return render(request, "moderation/game.html", context)
+
+
+@moderator_required
+@require_POST
+def see_secrets(request, game_id: int):
+    """The warning confirmed: on the record once, then the game's moderation page."""
+    services.see_secrets(request.user, game_id)
+    return HttpResponseRedirect(reverse("moderation:game", args=[game_id]))
 
 
 @moderator_required

@@ -142,6 +142,9 @@ class Api:
     def post(self, path: str, body: dict | None = None):
         return self.client.post(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
 
+    def put(self, path: str, body: dict | None = None):
+        return self.client.put(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
+
 
 def game_now(players: int = 5) -> Game:
     return running_game(players, now=timezone.now())

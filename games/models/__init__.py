@@ -2,6 +2,7 @@ from .api import ApiRequestCount, ApiToken
 from .eligibility import PlayBar, SecretWitness
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
+from .notes import Note
 from .notify import InboundEmail, Notification, SentEmail
 from .profile import Profile
 from .webhooks import WebhookDelivery, WebhookSubscription
@@ -15,6 +16,7 @@ __all__ = [
     "Game",
     "GameEvent",
     "InboundEmail",
+    "Note",
     "Notification",
     "PlayBar",
     "Post",

@@ -68,13 +68,33 @@ def _your_moves(change: "Change") -> list[tuple]:
     data = {"step": str(state.step), "step_number": state.step_number, "round": state.round}
     if game.deadline is not None:
         data["deadline"] = game.deadline.isoformat()
+    offers = _claim_offers(change)
     notices = []
     for seat in sorted(owed):
         user_id = change.seat_of(state.seats[seat].name).user_id
         if user_id is not None:
             key = f"move:{game.pk}:{state.step_number}:{seat}:{user_id}"
-            notices.append((user_id, game, Notification.Kind.YOUR_MOVE, data, key))
+            seat_data = {**data, "claim": offers[seat]} if seat in offers else data
+            notices.append((user_id, game, Notification.Kind.YOUR_MOVE, seat_data, key))
     return notices
+
+
+def _claim_offers(change: "Change") -> dict[int, dict]:
+    """The members of the legislative session that ended in this change, by seat, with what each may claim
+    (issue 29): their "your move" says so. Who sat in a government is public; what they saw is not in here."""
+    sessions = change.state.sessions
+    ended = any(
+        (event.type == "policy_enacted" and not event.data.get("chaos"))
+        or (event.type == "veto_answered" and event.data.get("accepted"))
+        for event in change.events
+    )
+    if not ended or not sessions or not sessions[-1].over:
+        return {}
+    session = sessions[-1]
+    return {
+        session.president_seat: {"round": session.round, "office": "president"},
+        session.chancellor_seat: {"round": session.round, "office": "chancellor"},
+    }
 
 
 def _from_events(change: "Change") -> list[tuple]:

@@ -35,19 +35,37 @@ def describe_in_list(notice: Notification, game: Game | None) -> str:
         return _("This notice cannot be shown.")
 
 
+def _your_move(name: str, data: dict) -> str:
+    owed = OWED[data["step"]]()
+    if "deadline" in data:
+        return _("Your move in %(game)s: %(owed)s, by %(deadline)s.") % {
+            "game": name,
+            "owed": owed,
+            "deadline": when(datetime.fromisoformat(data["deadline"])),
+        }
+    return _("Your move in %(game)s: %(owed)s.") % {"game": name, "owed": owed}
+
+
+def _claim_offer(claim: dict) -> str:
+    """The session the reader sat in just ended: they may say what they saw, on the game's page (issue 29)."""
+    if claim["office"] == "president":
+        offer = _(
+            "Your legislative session of round %(round)s is over: you may claim the cards you drew, on the game's page."
+        )
+    else:
+        offer = _(
+            "Your legislative session of round %(round)s is over: you may claim the cards you received, on the "
+            "game's page."
+        )
+    return " " + offer % {"round": claim["round"]}
+
+
 def describe_notification(notice: Notification, game: Game | None) -> str:
     name = game.name if game else ""
     data = notice.data
     match notice.kind:
         case Notification.Kind.YOUR_MOVE:
-            owed = OWED[data["step"]]()
-            if "deadline" in data:
-                return _("Your move in %(game)s: %(owed)s, by %(deadline)s.") % {
-                    "game": name,
-                    "owed": owed,
-                    "deadline": when(datetime.fromisoformat(data["deadline"])),
-                }
-            return _("Your move in %(game)s: %(owed)s.") % {"game": name, "owed": owed}
+            return _your_move(name, data) + (_claim_offer(data["claim"]) if "claim" in data else "")
         case Notification.Kind.REMINDER:
             return _("Reminder: %(game)s is waiting for your move; the deadline is %(deadline)s.") % {
                 "game": name,

@@ -32,6 +32,14 @@ def user_ids_knowing(game: Game, user_ids: list[int]) -> set[int]:
     return found
 
 
+def has_witnessed(game: Game, user) -> bool:
+    """Has `user` been shown the secrets of `game` outside play (its moderation page, the admin), once it started?"""
+    return (
+        game.started_at is not None
+        and SecretWitness.objects.filter(game=game, user=user, seen_at__gte=game.started_at).exists()
+    )
+
+
 def record_witness(game: Game, user, *, now: datetime | None = None) -> bool:
     """`user` has been shown the secrets of `game`, or acted on it as a moderator: on the record once it has
     started. Returns whether this is the first time."""

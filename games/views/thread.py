@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 
 from games import live
 from games.access import access_game, can_read, is_over, posting_refusal
-from games.forms import EditPostForm, PostForm
+from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
-from games.models import Absence, Claim, GameEvent, Post, ThreadRead
+from games.models import Absence, Claim, GameEvent, Note, Post, ThreadRead
 from games.presenters import (
     announcements,
     game_settings,
@@ -31,9 +31,10 @@ from games.presenters import (
 )
 from games.services import GameError, forum
 from games.services.forum import edit_post, mark_read, post_message
+from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
 
-from .common import load
+from .common import first_error, load
 
 PAGE_SIZE = 25
 # What _post.html shows of a post and its author: not the source text (the page shows its HTML), not the quoted
@@ -91,8 +92,9 @@ def _quotation(game, post: Post, page: str | None) -> str:
 
 def _thread_page(
     request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200, preview: str = "",
-    etag: str = "",
+    etag: str = "", notes: str | None = None,
 ):  # fmt: skip
+    """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused."""
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     posts = Post.objects.filter(game=game, thread=name).select_related("author__profile").only(*POST_COLUMNS)
@@ -123,11 +125,19 @@ def _thread_page(
         if viewer.is_player
         else [],
         "now": timezone.now(),
+        # Only the author's own notes, only on their own page (never a moderator's page, an email or the API of others).
+        "notes": _own_notes(game, viewer, notes),
         "etag": etag,  # what the page's script sends back when it asks for news
         "live_request": live.is_live(request),
         "live_every": settings.LIVE_POLL_SECONDS,
     }
     return render(request, "games/thread.html", context, status=status)
+
+
+def _own_notes(game, viewer, sent: str | None) -> dict | None:
+    if not viewer.signed_up:
+        return None
+    return {"body": notes_of(game, viewer.user) if sent is None else sent, "limit": Note.MAX_BODY}
 
 
 def _with_announcements(page, thread: str, events: list[GameEvent]) -> list[dict]:
@@ -190,6 +200,28 @@ def new_post(request, game_id: int):
     back = reverse("games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread", args=[game.pk])
     page = -(-Post.objects.filter(game=game, thread=post.thread, created_at__lte=post.created_at).count() // PAGE_SIZE)
     return redirect(f"{back}?page={page}#post-{post.pk}")
+
+
+@login_required
+@require_POST
+def save_own_notes(request, game_id: int):
+    """The player's private notes, saved; when refused (too long), the page again with the text still in the box."""
+    game, state, viewer = load(request, game_id)
+    form = NotesForm(request.POST)
+    try:
+        if not form.is_valid():
+            check_notes(game, request.user, "")  # who may keep none is told that first
+            raise GameError(first_error(form), code="notes_too_long")
+        kept = save_notes(game.pk, request.user, form.cleaned_data["body"])
+    except GameError as error:
+        if error.code == "not_in_game":
+            raise PermissionDenied(str(error)) from None
+        messages.error(request, str(error))
+        sent = request.POST.get("body", "")
+        return _thread_page(request, game, state, viewer, Post.Thread.MAIN, PostForm(), None, status=400, notes=sent)
+    done = _("Your notes are saved: only you can read them.") if kept else _("Your notes are cleared.")
+    messages.success(request, done)
+    return redirect(reverse("games:thread", args=[game.pk]) + "#notes")
 
 
 @login_required

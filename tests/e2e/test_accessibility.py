@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from games.services import cancel, create_game
 from games.services.forum import post_message
+from games.services.knowledge import record_witness
 from tests.conftest import _missing
 from tests.e2e.pages import signed_in
 from tests.factories import governments, make_user, running_game, votes
@@ -67,6 +68,7 @@ def build_world() -> dict[str, list[str]]:
     post_message(finished.pk, make_user("ann"), "Good game, **everyone**.")
     cancel(finished.pk, moderator)
     post_message(execution_vote.pk, make_user("cat"), "I trust @dan.")
+    record_witness(execution_vote, moderator)  # past the warning there (issue 29); asked first on the nomination's
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",
                f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/"],
@@ -76,7 +78,8 @@ def build_world() -> dict[str, list[str]]:
         "bob": [f"/games/{investigation.pk}/", f"/games/{enact.pk}/"],
         "eve": [f"/games/{execute.pk}/", f"/games/{execution_vote.pk}/"],
         "zed": [f"/games/{execution_vote.pk}/graveyard/"],  # a spectator reads the graveyard
-        "zoe": ["/moderation/", f"/moderation/games/{execution_vote.pk}/", "/moderation/reports/",
+        "zoe": ["/moderation/", f"/moderation/games/{execution_vote.pk}/", f"/moderation/games/{nomination.pk}/",
+                "/moderation/reports/",
                 "/moderation/users/", "/moderation/audit/"],
     }  # fmt: skip
     return pages

@@ -77,6 +77,7 @@ def test_the_moderator_offers_only_living_seats_and_cancelling_asks_first(browse
     moderator.groups.add(Group.objects.get(name="moderators"))
     page = signed_in(browser, live_server.url, "zoe")
     page.goto(f"/moderation/games/{game.pk}/")
+    page.get_by_role("button", name="I understand: show me the secrets").click()
     expect(page.locator("table tr", has_text="ann")).to_contain_text("executed")
     for select in page.locator("select[name=player]").all():
         assert "ann" not in select.locator("option").all_inner_texts()

@@ -88,7 +88,7 @@ def test_the_seat_table_marks_the_executed_and_offers_only_the_living(moderator_
     from tests.factories import EXECUTED
 
     game = running_game(actions=EXECUTED)  # dan executed eve
-    page = moderator_client().get(f"/moderation/games/{game.pk}/").content.decode()
+    page = moderator_client().post(f"/moderation/games/{game.pk}/see/", follow=True).content.decode()
     seat_row = page[page.index("<td>eve</td>") : page.index("</tr>", page.index("<td>eve</td>"))]
     assert "<strong>executed</strong>" in seat_row
     assert "<option>eve</option>" not in page and "<option>dan</option>" in page
@@ -174,7 +174,7 @@ def test_two_seats_signing_in_from_one_address_are_flagged(moderator_client):
     game = running_game()
     SignIn.objects.create(user=user("ann"), ip="203.0.113.7")
     SignIn.objects.create(user=user("bob"), ip="203.0.113.7")
-    page = moderator_client().get(f"/moderation/games/{game.pk}/").content.decode()
+    page = moderator_client().post(f"/moderation/games/{game.pk}/see/", follow=True).content.decode()
     assert "203.0.113.7 (ann, bob)" in page
     assert "<strong>bob</strong>" in moderator_client().get("/moderation/users/?q=ann").content.decode()
 

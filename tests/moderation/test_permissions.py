@@ -28,7 +28,7 @@ def test_a_moderator_who_plays_cannot_moderate_that_game_nor_see_its_secrets(mod
     assert response.status_code == 403
     assert f"/moderation/games/{game.pk}/" not in ann.get("/moderation/").content.decode()
     other = moderator_client("zoe")
-    page = other.get(f"/moderation/games/{game.pk}/").content.decode()
+    page = other.post(f"/moderation/games/{game.pk}/see/", follow=True).content.decode()
     assert "Secret state" in page and "hitler" in page
 
 

@@ -112,7 +112,7 @@ def test_e5_a_substitute_who_saw_the_secrets_anyway_never_takes_a_seat(django_ca
 def test_naming_someone_who_has_seen_the_secrets_is_refused(moderator_client):
     game = running_game()
     moderator_client("zed")
-    moderator_client("mia").get(f"/moderation/games/{game.pk}/")  # mia sees the secrets
+    moderator_client("mia").post(f"/moderation/games/{game.pk}/see/")  # mia sees the secrets
     with pytest.raises(Exception, match="has seen this game's secrets"):
         replace(game.pk, user("zed"), "dan", "mia", now=START)
     with pytest.raises(Exception, match="seen this game's secrets"):
@@ -258,7 +258,7 @@ def test_a_moderator_who_saw_the_secrets_cannot_join_nor_be_named(client_for):
     game = running_game()
     mod = client_for("mod")
     user("mod").groups.add(Group.objects.get(name="moderators"))
-    mod.get(f"/moderation/games/{game.pk}/")
+    mod.post(f"/moderation/games/{game.pk}/see/")
     with pytest.raises(GameError, match="seen this game's secrets"):
         join_game(game.pk, user("mod"), as_substitute=True)
     response = mod.post(

@@ -160,6 +160,7 @@ def test_two_games_with_the_same_public_history_send_the_same_webhook_bodies(rec
 
     from games.models import Game
     from games.services.deadlines import sweep_due_deadlines
+    from games.services.notes import save_notes
     from games.services.transfer import import_script
     from tests.factories import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B
 
@@ -173,6 +174,7 @@ def test_two_games_with_the_same_public_history_send_the_same_webhook_bodies(rec
         subscribe("game", receiver.url, game=game)
         for name in PLAYERS:
             subscribe("notices", receiver.url, owner=name)
+            save_notes(game.pk, make_user(name), f"private-note-of-{name}", now=now)  # never sent (issue 29)
         for action in ACTIONS:
             if action["type"] == "timeout":
                 Game.objects.filter(pk=game.pk).update(deadline=now - timedelta(seconds=1))
@@ -184,6 +186,7 @@ def test_two_games_with_the_same_public_history_send_the_same_webhook_bodies(rec
         bodies = sorted(body.decode().replace(f"/games/{game.pk}", "/games/ID") for _headers, body in receiver.received)
         sent.append([re.sub(r'"(id|deadline)":("[^"]*"|\d+)', r'"\1":X', body) for body in bodies])
     assert len(sent[0]) > 10 and sent[0] == sent[1]
+    assert not any("private-note" in body for body in sent[0])
 
 
 # Issue 27: an IPv6 address that carries an IPv4 address is judged by the IPv4 address it carries.

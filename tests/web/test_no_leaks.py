@@ -117,7 +117,8 @@ def _seed_forms(seed: int) -> list[str]:
 
 def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(django_capture_on_commit_callbacks):
     """A game made through the lobby, a few moves in: every page, the calendar feed and every email, for each
-    player and for a spectator, holds neither the seed (in any base) nor a role that is not the viewer's."""
+    player and for a spectator, holds neither the seed (in any base) nor a role nor private notes not the
+    viewer's."""
     from datetime import timedelta
 
     from django.core import mail
@@ -126,6 +127,7 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
     from games.notify.calendar import new_calendar_token
     from games.notify.email import send_due_emails
     from games.services import create_game, join_game, make_move
+    from games.services.notes import save_notes
     from games.services.play import changing
 
     users = [make_user(name) for name in NAMES[:5]]
@@ -137,6 +139,8 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
         state = started.load_state()
         president = state.name(state.president)
         nominee = next(seat.name for seat in state.seats if seat.name != president)
+        for person in users:  # issue 29: each player's private notes, their own alone to read
+            save_notes(started.pk, person, f"private-note-of-{person.username}", now=NOW)
         make_move(
             started.pk, make_user(president), {"type": "nominate", "target": nominee}, started.step_number, now=NOW
         )
@@ -166,6 +170,8 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
         )
         for form in _seed_forms(seed):
             assert form not in seen, (name, form)
+        notes = set(re.findall(r"private-note-of-\w+", seen))
+        assert notes == ({f"private-note-of-{name}"} if name in roles else set()), (name, notes)
         for other, role in roles.items():
             if other != name and other not in known.get(name, ()):  # R3: fascists know their team
                 assert f"{other} ({role})" not in seen.lower(), (name, other)
