@@ -63,6 +63,7 @@
   // each [data-live] part that changed is swapped in, unless the reader is busy in it (focus there, or a field
   // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
   startLive();
+  copyButtons();
   tick();  // after the live page listens: a deadline already passed makes it ask at once
   setInterval(tick, 15000);
 
@@ -143,5 +144,23 @@
     document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
     document.addEventListener("sh:deadline", function () { fast = 24; schedule(1000); });
     schedule();
+  }
+
+  // Copying a token: <button data-copy="FIELD" data-copied="TEXT" hidden> copies the field's value to the
+  // clipboard and says TEXT. Shown only where it can work; without it the read-only field is still selectable.
+  function copyButtons() {
+    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      var field = document.getElementById(button.getAttribute("data-copy"));
+      if (!field || !navigator.clipboard || !window.isSecureContext) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(field.value).then(function () {
+          button.textContent = button.getAttribute("data-copied");
+        }, function () {
+          field.select();  // refused: the value is selected for the reader to copy
+        });
+      });
+      field.addEventListener("focus", function () { field.select(); });
+    });
   }
 })();
