@@ -23,7 +23,7 @@ from games.forms import EditPostForm, PostForm
 from games.markup import quote
 from games.models import Absence, Claim, GameEvent, Post, ThreadRead
 from games.presenters import announcements, game_settings, government_history, private_panel, status_box
-from games.services import GameError, forum
+from games.services import GameError, forum, participation_records
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.transfer import export_script
 
@@ -112,6 +112,7 @@ def _thread_page(
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "settings": game_settings(game),
         "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded
+        "signups": _signups(game) if game.status == game.Status.OPEN else [],
         "preview": preview,
         "absences": list(Absence.objects.filter(seat=viewer.seat).select_related("seat__game"))
         if viewer.is_player
@@ -122,6 +123,13 @@ def _thread_page(
         "live_every": settings.LIVE_POLL_SECONDS,
     }
     return render(request, "games/thread.html", context, status=status)
+
+
+def _signups(game) -> list[dict]:
+    """Who joined the open game, each with their record (E6) as their profile shows it: one query for them all."""
+    seats = list(game.seats.select_related("user"))
+    records = participation_records([seat.user_id for seat in seats if seat.user_id is not None])
+    return [{"seat": seat, "record": records.get(seat.user_id)} for seat in seats]
 
 
 def _with_announcements(page, thread: str, events: list[GameEvent]) -> list[dict]:
