@@ -96,8 +96,8 @@ def _thread_page(
     entries = _with_announcements(page, name, events)
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
-    if not live.is_live(request):  # news swapped into an open page is not read until its reader looks
-        mark_read(request.user, game, name, last)
+    # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
+    read_before = live.read_before(request) if live.is_live(request) else mark_read(request.user, game, name, last)
     context = {
         "game": game,
         "viewer": viewer,
@@ -121,8 +121,19 @@ def _thread_page(
         "etag": etag,  # what the page's script sends back when it asks for news
         "live_request": live.is_live(request),
         "live_every": settings.LIVE_POLL_SECONDS,
+        "first_new": _first_new(page.object_list, read_before, request.user.pk),
+        # the mark the page's script sends back: on a first visit, this one, so that what comes later is "new"
+        "read_mark": (read_before or last).isoformat() if request.user.is_authenticated else "",
     }
     return render(request, "games/thread.html", context, status=status)
+
+
+def _first_new(posts, read_before, reader_id: int | None) -> int | None:
+    """The first post of the page that its reader had not seen when last here, their own aside: the thread's
+    "new posts" line goes above it. None on a first visit (everything is new: no line)."""
+    if read_before is None:
+        return None
+    return next((p.pk for p in posts if p.created_at > read_before and p.author_id != reader_id), None)
 
 
 def _signups(game) -> list[dict]:
