@@ -13,6 +13,7 @@ POWER = {
     "special_election": lambda: _("call a special election"),
     "execute": lambda: _("execute a player"),
 }
+ROLE = {"liberal": lambda: _("Liberal"), "fascist": lambda: _("Fascist"), "hitler": lambda: _("Hitler")}
 WINNER = {"liberal": lambda: _("The liberals win"), "fascist": lambda: _("The fascists win"), None: lambda: ""}
 REASON = {
     "liberal_policies": lambda: _("five liberal policies were enacted"),

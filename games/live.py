@@ -9,6 +9,7 @@ the language, the time zone and the page asked for. A page loaded by a reader (n
 carries the minute, since without JavaScript its countdown is the server's text.
 """
 
+from datetime import datetime
 from functools import cache
 
 from django.db import connection
@@ -17,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
-from .models import Absence, ActionRecord, Claim, Game, Note, Post, Seat
+from .models import Absence, ActionRecord, Claim, Game, Note, Post, Seat, ThreadRead
 
 GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name")
 AGGREGATES = (
@@ -34,8 +35,10 @@ AGGREGATES = (
     "live_own_absences_started",
     "live_own_absences_over",
     "live_own_notes",
+    "live_read_mark",
 )
 LIVE_HEADER = "X-Live"  # sent by the page's script when it asks for news; its answers leave flash messages unread
+READ_HEADER = "X-Read-Before"  # sent with it: the reader's read mark when the page was loaded ("New posts")
 
 
 def fingerprint(game_id: int, thread: str, viewer_id: int | None) -> tuple | None:
@@ -56,14 +59,14 @@ def _fingerprint_sql() -> str:
     Python at every ask, ten times the query itself, and an open page asks every LIVE_POLL_SECONDS (issue 14).
     Each aggregate reads its table once; each gives one row, even over no rows. The tables are named from the
     models; the columns are written as the models name them (none sets db_column)."""
-    game, post, claim, seat, action, absence, note = (
-        connection.ops.quote_name(model._meta.db_table)
-        for model in (Game, Post, Claim, Seat, ActionRecord, Absence, Note)
+    models = (Game, Post, Claim, Seat, ActionRecord, Absence, Note, ThreadRead)
+    game, post, claim, seat, action, absence, note, read = (
+        connection.ops.quote_name(m._meta.db_table) for m in models
     )
     fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
     return f"""
         SELECT {fields}, p.n, p.hidden, p.signed, p.edited, c.n, s.n, s.ids, s.active, a.n, o.n, o.started, o.ended,
-               n.saved
+               n.saved, r.mark
         FROM {game} g
         CROSS JOIN (SELECT COUNT(*) AS n, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
                            COUNT(author_id) AS signed, MAX(edited_at) AS edited
@@ -78,6 +81,8 @@ def _fingerprint_sql() -> str:
                     FROM {absence} absence JOIN {seat} own ON own.id = absence.seat_id
                     WHERE own.game_id = %(game)s AND own.user_id = %(viewer)s) o
         CROSS JOIN (SELECT MAX(updated_at) AS saved FROM {note} WHERE game_id = %(game)s AND author_id = %(viewer)s) n
+        CROSS JOIN (SELECT MAX(last_read_at) AS mark FROM {read}
+                    WHERE game_id = %(game)s AND thread = %(thread)s AND user_id = %(viewer)s) r
         WHERE g.id = %(game)s
     """
 
@@ -87,7 +92,9 @@ def etag(request, fingerprint: tuple, *, live: bool) -> str:
     with the site's secret, so that no tag can be guessed from what a page shows."""
     viewer = request.user.pk if request.user.is_authenticated else 0
     parts = [
-        repr(fingerprint),
+        # The reader's read mark moves a page ("New posts" is drawn from it), not a live answer: that draws the
+        # line from the mark the page was loaded with (READ_HEADER), which the page holds as long as it is open.
+        repr(fingerprint[:-1] if live else fingerprint),
         str(viewer),
         csrf_secret(request),
         translation.get_language() or "",
@@ -113,3 +120,13 @@ def unchanged(request, tag: str) -> bool:
 
 def is_live(request) -> bool:
     return request.headers.get(LIVE_HEADER) == "1"
+
+
+def read_before(request) -> datetime | None:
+    """The read mark a live page was loaded with, as its script sends it back; None if it sends none that reads
+    as a moment (it only places the page's own "New posts" line)."""
+    try:
+        moment = datetime.fromisoformat(request.headers.get(READ_HEADER, ""))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None

@@ -17,6 +17,7 @@ class Notification(models.Model):
         EVENT = "event", _("Game event")
         MENTION = "mention", _("Mention")
         WEBHOOK = "webhook", _("Webhook disabled")
+        GAME_OVER = "game_over", _("Game over")
 
     class Email(models.TextChoices):
         NONE = "none", _("Not emailed")

@@ -25,6 +25,7 @@ EMAIL_NOW = {
     Notification.Kind.WARNING: "email_warnings",
     Notification.Kind.EXILED: "email_warnings",
     Notification.Kind.ABSENCE: "email_absences",
+    Notification.Kind.GAME_OVER: "email_moves",  # the last news of the games whose moves the reader follows
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
 DIGEST_EVENTS = frozenset(
@@ -38,7 +39,6 @@ DIGEST_EVENTS = frozenset(
         "executed",
         "exiled",
         "substituted",
-        "game_over",
     }
 )
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
@@ -106,6 +106,8 @@ def _from_events(change: "Change") -> list[tuple]:
             kind = Notification.Kind.WARNING if event.type == "warned" else Notification.Kind.EXILED
             if user_id is not None:
                 notices.append((user_id, game, kind, event.data, f"{kind}:{game.pk}:{event.index}"))
+        elif event.type == "game_over":
+            notices += _game_over(change, event)
         elif event.type in DIGEST_EVENTS:
             data = {"event": event.type, **event.data}
             for seat in change.seats.values():
@@ -113,6 +115,15 @@ def _from_events(change: "Change") -> list[tuple]:
                     key = f"event:{game.pk}:{event.index}:{seat.user_id}"
                     notices.append((seat.user_id, game, Notification.Kind.EVENT, data, key))
     return notices
+
+
+def _game_over(change: "Change", event) -> list[tuple]:
+    """The result, to everyone who held a seat: the living, the dead, the exiled and the replaced; not those who
+    waited for one. Once per game and person, whatever delivers the change again."""
+    data = {"event": event.type, **event.data}
+    kind = Notification.Kind.GAME_OVER
+    players = {seat.user_id for seat in change.seats.values() if seat.number is not None and not seat.pending}
+    return [(u, change.game, kind, data, f"{kind}:{change.game.pk}:{u}") for u in sorted(players - {None})]
 
 
 def notify_mentions(game: Game, post_id: int, author, user_ids: list[int], now: datetime) -> None:

@@ -32,6 +32,7 @@ CATEGORIES = {
     Notification.Kind.EVENT: "events",
     Notification.Kind.MENTION: "mentions",
     Notification.Kind.WEBHOOK: "warnings",
+    Notification.Kind.GAME_OVER: "moves",
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
 SUBJECT_LIMIT = 150
@@ -155,6 +156,8 @@ def _link(notice: Notification, game: Game | None) -> str:
         return reverse("games:notifications")
     if notice.kind == Notification.Kind.MENTION:
         return f"{game.get_absolute_url()}#post-{notice.data['post']}"
+    if notice.kind == Notification.Kind.GAME_OVER:
+        return reverse("games:secret_history", args=[game.pk])
     return f"{game.get_absolute_url()}#panel"
 
 

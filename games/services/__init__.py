@@ -7,7 +7,7 @@ from .errors import GameError
 from .interventions import cancel, end_now, excuse, exile, extend, pause, replace, resume
 from .lobby import close_stale_lobbies, create_game, join_game, leave_game, request_resignation
 from .moves import make_move
-from .records import has_recent_exile, participation_record
+from .records import has_recent_exile, participation_record, participation_records
 
 __all__ = [
     "GameError",
@@ -25,6 +25,7 @@ __all__ = [
     "leave_game",
     "make_move",
     "participation_record",
+    "participation_records",
     "pause",
     "replace",
     "request_resignation",

@@ -127,15 +127,17 @@ def _claim_office(game: Game, user, round_number: int, cards: str) -> str:
     return office
 
 
-def mark_read(user, game: Game, thread: str, up_to: datetime) -> None:
-    """Remember the newest post the user has seen in the thread."""
+def mark_read(user, game: Game, thread: str, up_to: datetime) -> datetime | None:
+    """Remember the newest post the user has seen in the thread; returns the mark it had before (None: the
+    user had never read it), which the page's "new posts" line starts from."""
     if not user.is_authenticated:
-        return
+        return None
     read, created = ThreadRead.objects.get_or_create(
         user=user, game=game, thread=thread, defaults={"last_read_at": up_to}
     )
     if not created and read.last_read_at < up_to:
         ThreadRead.objects.filter(pk=read.pk).update(last_read_at=up_to)
+    return None if created else read.last_read_at
 
 
 def _check_body(body: str) -> str:

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -19,9 +20,18 @@ from games.notify.unsubscribe import PREFERENCES, read_unsubscribe_token, unsubs
 @login_required
 def notification_list(request):
     notices = list(Notification.objects.filter(user=request.user).select_related("game")[:100])
-    items = [{"notice": n, "text": describe_in_list(n, n.game)} for n in notices]
+    items = [{"notice": n, "text": describe_in_list(n, n.game), "url": _link(n)} for n in notices]
     Notification.objects.filter(user=request.user, read_at=None).update(read_at=timezone.now())
     return render(request, "games/notifications.html", {"items": items})
+
+
+def _link(notice: Notification) -> str:
+    """Where a notice leads: a game's end to its secret history (R27), anything else of a game to its page."""
+    if notice.game is None:
+        return ""
+    if notice.kind == Notification.Kind.GAME_OVER:
+        return reverse("games:secret_history", args=[notice.game_id])
+    return notice.game.get_absolute_url()
 
 
 @csrf_exempt  # mail clients' one-click POST carries no CSRF token; the signed token authenticates it

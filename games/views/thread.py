@@ -29,7 +29,7 @@ from games.presenters import (
     revealed_secrets,
     status_box,
 )
-from games.services import GameError, forum
+from games.services import GameError, forum, participation_records
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
@@ -104,8 +104,8 @@ def _thread_page(
     entries = _with_announcements(page, name, events)
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
-    if not live.is_live(request):  # news swapped into an open page is not read until its reader looks
-        mark_read(request.user, game, name, last)
+    # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
+    read_before = live.read_before(request) if live.is_live(request) else mark_read(request.user, game, name, last)
     context = {
         "game": game,
         "viewer": viewer,
@@ -120,6 +120,7 @@ def _thread_page(
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "settings": game_settings(game),
         "lobby_open": game.status == game.Status.OPEN,  # before joining, the settings are shown unfolded
+        "signups": _signups(game) if game.status == game.Status.OPEN else [],
         "preview": preview,
         "absences": list(Absence.objects.filter(seat=viewer.seat).select_related("seat__game"))
         if viewer.is_player
@@ -130,6 +131,9 @@ def _thread_page(
         "etag": etag,  # what the page's script sends back when it asks for news
         "live_request": live.is_live(request),
         "live_every": settings.LIVE_POLL_SECONDS,
+        "first_new": _first_new(page.object_list, read_before, request.user.pk),
+        # the mark the page's script sends back: on a first visit, this one, so that what comes later is "new"
+        "read_mark": (read_before or last).isoformat() if request.user.is_authenticated else "",
     }
     return render(request, "games/thread.html", context, status=status)
 
@@ -138,6 +142,21 @@ def _own_notes(game, viewer, sent: str | None) -> dict | None:
     if not viewer.signed_up:
         return None
     return {"body": notes_of(game, viewer.user) if sent is None else sent, "limit": Note.MAX_BODY}
+
+
+def _first_new(posts, read_before, reader_id: int | None) -> int | None:
+    """The first post of the page that its reader had not seen when last here, their own aside: the thread's
+    "new posts" line goes above it. None on a first visit (everything is new: no line)."""
+    if read_before is None:
+        return None
+    return next((p.pk for p in posts if p.created_at > read_before and p.author_id != reader_id), None)
+
+
+def _signups(game) -> list[dict]:
+    """Who joined the open game, each with their record (E6) as their profile shows it: one query for them all."""
+    seats = list(game.seats.select_related("user"))
+    records = participation_records([seat.user_id for seat in seats if seat.user_id is not None])
+    return [{"seat": seat, "record": records.get(seat.user_id)} for seat in seats]
 
 
 def _with_announcements(page, thread: str, events: list[GameEvent]) -> list[dict]:

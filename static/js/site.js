@@ -76,6 +76,8 @@
   // each [data-live] part that changed is swapped in, unless the reader is busy in it (focus there, or a field
   // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
   startLive();
+  newPosts();
+  copyButtons();
   tick();  // after the live page listens: a deadline already passed makes it ask at once
   setInterval(tick, 15000);
 
@@ -88,14 +90,14 @@
 
     function schedule(delay) {
       clearTimeout(timer);
-      timer = setTimeout(ask, delay !== undefined ? delay : fast > 0 ? Math.min(5000, every) : every);
+      timer = setTimeout(ask, delay !== undefined ? delay : fast > 0 && !document.hidden ? Math.min(5000, every) : every);
     }
     function ask() {
-      if (document.hidden) return;  // asked again when the page is shown
       if (asking) return schedule();
       asking = true;
       fetch(location.pathname + location.search, {
-        headers: { "X-Live": "1", "If-None-Match": etag }, cache: "no-store", credentials: "same-origin"
+        headers: { "X-Live": "1", "If-None-Match": etag, "X-Read-Before": live.getAttribute("data-read") || "" },
+        cache: "no-store", credentials: "same-origin"
       }).then(function (response) {
         if (response.status !== 200) return;
         var tag = response.headers.get("ETag");
@@ -149,6 +151,7 @@
       if (!waiting && tag) etag = tag;
       if (changed) {
         tick();
+        document.dispatchEvent(new CustomEvent("sh:news"));
         var news = document.getElementById("live-news");
         if (news) news.textContent = live.getAttribute("data-updated");
       }
@@ -218,5 +221,68 @@
       if (!pending) { pending = true; setTimeout(refresh, 0); }
     }).observe(document.body, { childList: true, subtree: true });
     refresh();
+  }
+
+  // What is new on a live page: the tab's title counts the posts that came since the reader last looked,
+  // "(3) Game name": one counts as seen once it has been on screen in a shown tab; those that went to a later
+  // page of the thread, once the reader has been at the end of this one. The "New posts" line is the server's.
+  function newPosts() {
+    var entries = document.getElementById("entries");
+    if (!entries || !document.getElementById("live")) return;
+    var title = document.title, seen = {}, shown = {}, offPage = 0;
+    var total = Number(entries.getAttribute("data-posts") || 0);
+    document.querySelectorAll("#entries article.post").forEach(function (post) { seen[post.id] = shown[post.id] = true; });
+    function onScreen(el) {
+      var box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight && box.height > 0;
+    }
+    function look() {
+      var unseen = 0;
+      document.querySelectorAll("#entries article.post").forEach(function (post) {
+        if (seen[post.id]) return;
+        if (!document.hidden && onScreen(post)) seen[post.id] = true;
+        else if (!post.hasAttribute("data-own")) unseen++;
+      });
+      var end = document.getElementById("end");
+      if (!document.hidden && end && onScreen(end)) offPage = 0;
+      document.title = unseen + offPage > 0 ? "(" + (unseen + offPage) + ") " + title : title;
+    }
+    document.addEventListener("sh:news", function () {
+      var now = document.getElementById("entries"), arrived = 0;
+      var count = Number(now.getAttribute("data-posts") || total);
+      now.querySelectorAll("article.post").forEach(function (post) {
+        if (!shown[post.id]) arrived++;
+        shown[post.id] = true;
+      });
+      offPage += Math.max(0, count - total - arrived);  // posts that went to a page after this one
+      total = count;
+      look();
+    });
+    var pending = false;
+    window.addEventListener("scroll", function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; look(); });
+    }, { passive: true });
+    document.addEventListener("visibilitychange", look);
+    window.addEventListener("focus", look);
+  }
+
+  // Copying a token: <button data-copy="FIELD" data-copied="TEXT" hidden> copies the field's value to the
+  // clipboard and says TEXT. Shown only where it can work; without it the read-only field is still selectable.
+  function copyButtons() {
+    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      var field = document.getElementById(button.getAttribute("data-copy"));
+      if (!field || !navigator.clipboard || !window.isSecureContext) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(field.value).then(function () {
+          button.textContent = button.getAttribute("data-copied");
+        }, function () {
+          field.select();  // refused: the value is selected for the reader to copy
+        });
+      });
+      field.addEventListener("focus", function () { field.select(); });
+    });
   }
 })();

@@ -7,6 +7,7 @@ sign-ups, the graveyard, the secret history, the rules, the confirmation page, t
 notifications, the absences, every moderation page and the account pages.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.services import cancel, create_game
-from games.services.forum import post_message
+from games.services.forum import mark_read, post_message
 from games.services.knowledge import record_witness
 from tests.conftest import _missing
 from tests.e2e.pages import signed_in
@@ -67,7 +68,8 @@ def build_world() -> dict[str, list[str]]:
     finished = running_game(now=timezone.now())
     post_message(finished.pk, make_user("ann"), "Good game, **everyone**.")
     cancel(finished.pk, moderator)
-    post_message(execution_vote.pk, make_user("cat"), "I trust @dan.")
+    mark_read(make_user("eve"), execution_vote, "main", timezone.now() - timedelta(hours=1))
+    post_message(execution_vote.pk, make_user("cat"), "I trust @dan.")  # eve's page: a "New posts" line above
     record_witness(execution_vote, moderator)  # past the warning there (issue 29); asked first on the nomination's
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",

@@ -4,7 +4,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 
-from games.models import Game
+from games.models import Game, Seat
 from moderation.services import ban
 from tests.factories import form_data, make_user, running_game
 from tests.games.helpers import user
@@ -164,3 +164,17 @@ def _moderator():
     mod = make_user("mod")
     mod.groups.add(Group.objects.get(name="moderators"))
     return mod
+
+
+def test_e6_each_name_in_the_lobby_shows_its_record_as_the_profile_does(client, client_for):
+    old = running_game()  # ann..eve played it; bob missed two rounds and was exiled
+    Seat.objects.filter(game=old, name="bob").update(rounds_missed=2, exiled_at=old.started_at)
+    client_for("bob").post("/games/new/", {**form_data(), "name": "Next"})
+    game = Game.objects.get(name="Next")
+    client_for("newbie").post(f"/games/{game.pk}/join/")
+    text = " ".join(client.get(f"/games/{game.pk}/").content.decode().split())
+    assert '<a href="/users/bob/">bob</a>' in text
+    assert "— 1 game played, 2 rounds missed, 1 exile" in text
+    assert "— 0 games played, 0 rounds missed, 0 exiles" in text  # newbie
+    profile = " ".join(client.get("/users/bob/").content.decode().split())
+    assert "<dd>1</dd><dt>Rounds missed</dt><dd>2</dd><dt>Exiles</dt><dd>1</dd>" in profile

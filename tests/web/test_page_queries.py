@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from games.services import create_game
+from games.services import create_game, join_game
 from tests.factories import governments, make_user, running_game
 from tests.games.helpers import user
 
@@ -104,3 +104,15 @@ def test_the_users_page_costs_the_same_for_more_users(client_for):
     for n in range(15):
         make_user(f"extra{n}")
     assert queries() == few
+
+
+def test_an_open_games_page_costs_the_same_with_more_sign_ups_and_their_records(client_for):
+    """Each name in the lobby shows its record (games, rounds missed, exiles): one query for all the names."""
+    reader = client_for("zed")
+    small, large = create_game(make_user("ann"), player_count=10), create_game(make_user("bob"), player_count=10)
+    for name in ("cat", "dan", "eve", "fay", "gus"):
+        join_game(large.pk, make_user(name))
+    running_game()  # ann, bob, cat, dan and eve have a game behind them
+    queries(reader, f"/games/{small.pk}/")  # the first visits make the read markers
+    queries(reader, f"/games/{large.pk}/")
+    assert queries(reader, f"/games/{small.pk}/") == queries(reader, f"/games/{large.pk}/")
