@@ -60,9 +60,7 @@ def _fingerprint_sql() -> str:
     Each aggregate reads its table once; each gives one row, even over no rows. The tables are named from the
     models; the columns are written as the models name them (none sets db_column)."""
     models = (Game, Post, Claim, Seat, ActionRecord, Absence, Note, ThreadRead)
-    game, post, claim, seat, action, absence, note, read = (
-        connection.ops.quote_name(m._meta.db_table) for m in models
-    )
+    game, post, claim, seat, action, absence, note, read = (connection.ops.quote_name(m._meta.db_table) for m in models)
     fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
     return f"""
         SELECT {fields}, p.n, p.hidden, p.signed, p.edited, c.n, s.n, s.ids, s.active, a.n, o.n, o.started, o.ended,
