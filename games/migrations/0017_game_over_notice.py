@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0015_play_bars_and_secret_witnesses'),
+        ('games', '0016_notes'),
     ]
 
     operations = [

@@ -37,6 +37,6 @@ def _rerender(model, rows, mentionable) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0015_play_bars_and_secret_witnesses")]
+    dependencies = [("games", "0017_game_over_notice")]
 
     operations = [migrations.RunPython(rerender, migrations.RunPython.noop)]
