@@ -17,7 +17,7 @@ FORMER_CODE = "<pre><code>&amp;lt;b&gt;\n</code></pre>"  # what Python-Markdown 
 
 
 def test_the_migration_renders_posts_and_their_history_again_with_mentions():
-    migration = importlib.import_module("games.migrations.0016_md_rerender_posts")
+    migration = importlib.import_module("games.migrations.0018_rerender_posts_commonmark")
     game = running_game(now=timezone.now())
     post = post_message(game.pk, make_user("ann"), "```\n<b>\n```\n@bob ![map](https://example.com/m.png)")
     Post.objects.filter(pk=post.pk).update(html=FORMER_CODE)
