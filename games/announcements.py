@@ -4,7 +4,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .engine.events import EVENT_TYPES
-from .wording import colon
 
 POLICY = {"L": lambda: _("a liberal policy"), "F": lambda: _("a fascist policy")}
 POWER = {
@@ -48,7 +47,9 @@ def describe(event_type: str, data: dict) -> str:
             return _("%(president)s nominates %(chancellor)s as chancellor. The vote is open.") % d
         case "vote_closed":
             ballots = ", ".join(
-                f"{name}{colon()} {'Ja' if ballot == 'ja' else 'Nein'}" for name, ballot in d["ballots"].items()
+                # "ann: Ja": a string of its own, so that French sets its no-break space before the colon.
+                _("%(name)s: %(ballot)s") % {"name": name, "ballot": "Ja" if ballot == "ja" else "Nein"}
+                for name, ballot in d["ballots"].items()
             )
             outcome = _("The government is elected.") if d["passed"] else _("The election fails.")
             missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(d["missing"])} if d["missing"] else ""
