@@ -43,6 +43,29 @@ def test_one_verb_for_enacting_a_policy(language):
     assert drifted == {}
 
 
+# A policy: the noun of the board's tracks, and the one it must not drift to.
+POLICY = {"fr": ("loi", r"\bpolitiques?\b"), "es": ("ley", r"\bpolíticas?\b"), "pl": ("ustaw", r"\bpolityk")}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_noun_for_a_policy(language):
+    """The Spanish panel offered to "Promulgar una política fascista" and asked "¿Promulgar una ley fascista?"."""
+    noun, rival = POLICY[language]
+    policies = [
+        entry
+        for entry in catalogue(language)
+        if re.search(r"\bpolic(y|ies)\b", re.sub(r"%\(\w+\)s", "", entry.msgid), re.I)
+    ]
+    assert len(policies) > 40
+    drifted = {
+        entry.msgid: text
+        for entry in policies
+        for text in translations(entry)
+        if noun not in text.lower() or re.search(rival, text, re.I)
+    }
+    assert drifted == {}
+
+
 def test_the_french_spacing_check_finds_what_it_must():
     assert french_spacing_faults("Tour 1: reçu") and french_spacing_faults("Tour 1 : reçu")
     assert french_spacing_faults("Prêt ?") and french_spacing_faults("un ; deux") and french_spacing_faults("Oui!")
