@@ -265,3 +265,42 @@ def test_graveyard_mentions_do_not_reach_the_living_and_substitutes_do_not_read_
     sam = client_for("sam")
     join_game(game.pk, user("sam"), as_substitute=True)
     assert sam.get(f"/games/{game.pk}/graveyard/").status_code == 403
+
+
+def new_line_above(page) -> str | None:
+    """The text of the post just below the "New posts" line, or None if the page has no line."""
+    text = page.content.decode()
+    if text.count('class="new-posts"') != 1:
+        assert 'class="new-posts"' not in text
+        return None
+    after = text.split('class="new-posts"', 1)[1]
+    return after.split('<div class="body">', 1)[1].split("</div>", 1)[0]
+
+
+def test_the_new_posts_line_stands_above_what_the_reader_had_not_read_their_own_aside(client_for):
+    game = running_game(now=timezone.now())
+    post_message(game.pk, user("cat"), "Read before.")
+    ann, url = client_for("ann"), f"/games/{game.pk}/"
+    first = ann.get(url)
+    assert new_line_above(first) is None  # a first visit: everything is new
+    post_message(game.pk, user("ann"), "Mine.")
+    post_message(game.pk, user("dan"), "Unread.")
+    second = ann.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert new_line_above(second) == "<p>Unread.</p>"
+    again = ann.get(url, HTTP_IF_NONE_MATCH=second["ETag"])  # reloaded: not the cached page with its line
+    assert again.status_code == 200 and new_line_above(again) is None  # read now
+    assert ann.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304  # and nothing has moved since
+
+
+def test_a_live_page_keeps_its_line_where_it_was_loaded_and_news_comes_below_it(client_for):
+    game = running_game(now=timezone.now())
+    post_message(game.pk, user("cat"), "Read before.")
+    ann, url = client_for("ann"), f"/games/{game.pk}/"
+    ann.get(url)
+    post_message(game.pk, user("dan"), "Unread.")
+    page = ann.get(url)
+    mark = page.content.decode().split('data-read="', 1)[1].split('"', 1)[0]
+    post_message(game.pk, user("eve"), "Newer still.")
+    news = ann.get(url, HTTP_X_LIVE="1", HTTP_X_READ_BEFORE=mark)
+    assert new_line_above(news) == "<p>Unread.</p>"
+    assert new_line_above(ann.get(url, HTTP_X_LIVE="1", HTTP_X_READ_BEFORE="not a time")) is None  # nothing breaks
