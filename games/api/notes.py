@@ -1,8 +1,10 @@
 """The caller's private notes on a game: theirs alone, as on the game's page (issue 29)."""
 
 from datetime import datetime
+from typing import Annotated
 
 from ninja import Field, Schema
+from pydantic import StringConstraints
 
 from games.api.auth import SIGNED, player
 from games.api.common import Id, Router, find_game
@@ -19,7 +21,9 @@ class NotesOut(Schema):
 
 
 class NotesIn(Schema):
-    body: str = Field(max_length=Note.MAX_BODY, description="the whole notes, replacing the old; empty: none kept")
+    body: Annotated[str, StringConstraints(max_length=Note.MAX_BODY, pattern=r"^[^\x00]*$")] = Field(
+        description="the whole notes, replacing the old; empty: none kept"
+    )
 
 
 def _notes(game, user) -> dict:

@@ -78,6 +78,7 @@ def test_notes_too_long_are_refused_with_the_limit_and_the_text_kept(client_for)
     assert response.status_code == 400
     assert "Your notes are 10001 characters long: at most 10000 are kept. Nothing was saved." in page
     assert too_long in page  # in the box, not lost
+    assert save(ann, game, "a\x00b").status_code == 400  # no text PostgreSQL keeps
     assert Note.objects.get().body == SECRET
 
 
@@ -139,6 +140,8 @@ def test_the_api_refuses_notes_too_long_and_a_read_token_writing():
     game = running_game(now=timezone.now())
     too_long = put(token_for("ann"), game, "x" * (Note.MAX_BODY + 1))
     assert too_long.status_code == 422 and too_long.json()["code"] == "invalid_request"
+    nul = put(token_for("ann"), game, "a\x00b")  # no text PostgreSQL keeps
+    assert nul.status_code == 422 and nul.json()["code"] == "invalid_request"
     read_only = put(token_for("ann", scope="read"), game, SECRET)
     assert read_only.status_code == 403 and read_only.json()["code"] == "insufficient_scope"
     assert not Note.objects.exists()
