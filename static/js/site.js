@@ -173,21 +173,19 @@
       var select = targetSelect(), offered = {}, any = false;
       if (select) Array.prototype.forEach.call(select.options, function (o) { if (o.value) offered[o.value] = o; });
       document.querySelectorAll("svg.table-svg g.seat[data-name]").forEach(function (seat) {
-        var option = offered[seat.getAttribute("data-name")];
+        // The button is the seat's disc, which holds no text: its name is its label alone, "Choose <name>".
+        var option = offered[seat.getAttribute("data-name")], disc = seat.querySelector(".disc");
         seat.classList.toggle("choosable", !!option);
-        // A button's name is its label alone, "Choose <name>": the drawing's letters inside it are not read.
-        seat.querySelectorAll("text").forEach(function (t) {
-          if (option) t.setAttribute("aria-hidden", "true"); else t.removeAttribute("aria-hidden");
-        });
+        if (!disc) return;
         if (!option) {
-          ["role", "tabindex", "aria-label", "aria-pressed"].forEach(function (a) { seat.removeAttribute(a); });
+          ["role", "tabindex", "aria-label", "aria-pressed"].forEach(function (a) { disc.removeAttribute(a); });
           return;
         }
         any = true;
-        seat.setAttribute("role", "button");
-        seat.setAttribute("tabindex", "0");
-        seat.setAttribute("aria-label", option.getAttribute("data-choose") || option.value);
-        seat.setAttribute("aria-pressed", option.selected ? "true" : "false");
+        disc.setAttribute("role", "button");
+        disc.setAttribute("tabindex", "0");
+        disc.setAttribute("aria-label", option.getAttribute("data-choose") || option.value);
+        disc.setAttribute("aria-pressed", option.selected ? "true" : "false");
       });
       // An image's parts are not reachable by assistive technology: a board with buttons is a group.
       document.querySelectorAll("svg.table-svg").forEach(function (svg) { svg.setAttribute("role", any ? "group" : "img"); });
@@ -204,9 +202,10 @@
       if (seat) choose(seat);
     });
     document.addEventListener("keydown", function (event) {
-      if ((event.key === "Enter" || event.key === " ") && event.target.matches && event.target.matches("g.seat.choosable")) {
+      var seat = event.target.closest && event.target.closest("g.seat.choosable");
+      if ((event.key === "Enter" || event.key === " ") && seat) {
         event.preventDefault();
-        choose(event.target);
+        choose(seat);
       }
     });
     document.addEventListener("change", function (event) {
