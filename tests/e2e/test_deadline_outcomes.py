@@ -35,6 +35,7 @@ def test_t4_t5_a_moderator_ends_a_discard_deadline_and_the_thread_says_the_deadl
     moderator.groups.add(Group.objects.get(name="moderators"))
     zoe = signed_in(browser, live_server.url, "zoe", language=language, viewport=viewport)
     zoe.goto(f"/moderation/games/{game.pk}/")
+    zoe.get_by_role("button", name=said(language, "I understand: show me the secrets")).click()  # the warning first
     zoe.locator("#reason-end_now").fill("ann is away")
     zoe.get_by_role("button", name=said(language, "End the current deadline now")).click()
     expect(zoe.locator("ul.messages")).to_have_count(1)

@@ -43,7 +43,7 @@ def test_a_post_shows_code_as_written_images_as_links_and_no_script_link(browser
     page.goto(f"/games/{game.pk}/")
     post_label, help_line = HELP[language]
     expect(page.locator("#reply ~ form .helptext")).to_contain_text(help_line)
-    page.locator("textarea[name=body]").fill(POST)
+    page.locator("#id_body").fill(POST)
     page.get_by_role("button", name=post_label, exact=True).click()
     body = page.locator("article.post .body").last
     expect(body.locator("pre code")).to_have_text("<b>not bold</b>\n")
