@@ -1,11 +1,24 @@
 """Browser pages for the end-to-end tests: one browser context per person, signed in through the real form."""
 
 from allauth.account.models import EmailAddress
+from django.utils import translation
 from playwright.sync_api import Browser, Page
 
 from tests.factories import make_user
 
 PASSWORD = "pw-for-the-browser-1"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def said(language: str, text: str, **values) -> str:
+    """`text` as the site says it in `language` (its catalogue), with `values` put in; outside English it must have
+    been translated, or the test would pass on an English page."""
+    with translation.override(language):
+        translated = translation.gettext(text)
+    assert language == "en" or translated != text, f"not translated into {language}: {text}"
+    return translated % values if values else translated
 
 
 def signed_in(browser: Browser, base_url: str, name: str, *, language: str = "en", **context_options) -> Page:

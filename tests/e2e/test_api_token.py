@@ -5,11 +5,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import ApiToken
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import DESKTOP, PHONE, signed_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 WORDS = {
     "en": {"copy": "Copy", "copied": "Copied", "once": "it will not be shown again"},
     "fr": {"copy": "Copier", "copied": "Copié", "once": "il ne sera plus montré"},

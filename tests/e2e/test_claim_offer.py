@@ -3,21 +3,14 @@ offered at the top of their panel, none of its cards picked for them; filing it 
 In English and in French, on a desktop and on a phone."""
 
 import pytest
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Claim
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import VIEWPORTS, said, signed_in
 from tests.factories import governments, running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-def t(language: str, text: str) -> str:
-    with translation.override(language):
-        return gettext(text)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -28,8 +21,8 @@ def test_the_claim_is_offered_when_the_session_ends_and_goes_once_filed(browser,
     ann.goto(f"/games/{game.pk}/")
     offer = ann.locator("#claim-offer")
     expect(offer).to_be_visible()
-    expect(offer).to_contain_text(t(language, "Your legislative session is over: file your claim"))
-    expect(offer).to_contain_text(t(language, "As president, say publicly which three cards you drew."))
+    expect(offer).to_contain_text(said(language, "Your legislative session is over: file your claim"))
+    expect(offer).to_contain_text(said(language, "As president, say publicly which three cards you drew."))
     buttons = offer.locator("button[name=cards]")
     expect(buttons).to_have_count(4)
     assert [b.get_attribute("value") for b in buttons.all()] == ["FFF", "FFL", "FLL", "LLL"]
@@ -39,7 +32,7 @@ def test_the_claim_is_offered_when_the_session_ends_and_goes_once_filed(browser,
     asked = []
     ann.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     offer.locator("button[value=FFL]").click()
-    expect(ann.locator("ul.messages")).to_contain_text(t(language, "Your claim is on the record."))
+    expect(ann.locator("ul.messages")).to_contain_text(said(language, "Your claim is on the record."))
     assert asked and "FFL" in asked[0]
     expect(ann.locator("#claim-offer")).to_have_count(0)
     assert Claim.objects.get().cards == "FFL"
@@ -47,7 +40,7 @@ def test_the_claim_is_offered_when_the_session_ends_and_goes_once_filed(browser,
     bob = signed_in(browser, live_server.url, "bob", language=language, viewport=VIEWPORTS[device])
     bob.goto(f"/games/{game.pk}/")  # the chancellor's offer stays until he files his own
     expect(bob.locator("#claim-offer")).to_contain_text(
-        t(language, "As chancellor, say publicly which two cards you received.")
+        said(language, "As chancellor, say publicly which two cards you received.")
     )
     cat = signed_in(browser, live_server.url, "cat", language=language, viewport=VIEWPORTS[device])
     cat.goto(f"/games/{game.pk}/")

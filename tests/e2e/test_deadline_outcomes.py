@@ -4,26 +4,17 @@ in another language on a phone."""
 
 import pytest
 from django.contrib.auth.models import Group
-from django.utils import timezone, translation
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.services import cancel
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import DESKTOP, PHONE, said, signed_in
 from tests.factories import NAMES, make_user, running_game, votes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 800}
 SEEN = [("en", DESKTOP), ("fr", PHONE)]
 ELECTED = [{"type": "nominate", "by": "ann", "target": "bob"}, *votes(*NAMES[:5])]
-
-
-def said(language: str, text: str, **values) -> str:
-    with translation.override(language):
-        translated = translation.gettext(text)
-    assert language == "en" or translated != text, f"not translated into {language}: {text}"
-    return translated % values if values else translated
 
 
 @pytest.mark.parametrize(("language", "viewport"), SEEN)

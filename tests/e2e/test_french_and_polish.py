@@ -8,14 +8,12 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import DESKTOP, PHONE, signed_in
 from tests.factories import governments, running_game
 from tests.web.typography import french_spacing_faults
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 
 # What each language shows, written out here rather than read from the catalogues the test is about.
 MONTHS = {

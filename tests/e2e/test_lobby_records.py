@@ -6,12 +6,11 @@ from playwright.sync_api import expect
 
 from games.models import Seat
 from games.services import create_game, join_game
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import DESKTOP, PHONE, signed_in
 from tests.factories import make_user, running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 RECORDS = {
     "en": ("bob", "— 1 game played, 2 rounds missed, 1 exile", "— 0 games played, 0 rounds missed, 0 exiles"),
     "pl": ("bob", "— 1 rozegrana gra, 2 opuszczone rundy, 1 wykluczenie",

@@ -11,12 +11,11 @@ from playwright.sync_api import expect
 
 from games.models import Post
 from games.services.forum import post_message
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import DESKTOP, PHONE, signed_in
 from tests.factories import running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 NEW_POSTS = {"en": "New posts", "fr": "Nouveaux messages", "pl": "Nowe posty"}
 TITLE = "Imported game (5 players)"
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import VIEWPORTS, signed_in
 from tests.factories import running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -30,7 +30,6 @@ HELP = {
         "Le HTML s'affiche comme du texte, sans effet\u00a0; une image s'affiche comme un lien vers elle.",
     ),
 }
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)

@@ -8,17 +8,11 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from games.models import Note
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import VIEWPORTS, said, signed_in
 from tests.factories import running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 NOTE = "cat hesitated before voting ja; bob's FF claim is odd"
-
-
-def t(language: str, text: str) -> str:
-    with translation.override(language):
-        return gettext(text)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -28,10 +22,10 @@ def test_a_player_keeps_private_notes_only_they_see(browser, live_server, langua
     ann = signed_in(browser, live_server.url, "ann", language=language, viewport=VIEWPORTS[device])
     ann.goto(f"/games/{game.pk}/")
     box = ann.locator("#notes-body")
-    expect(ann.locator("#notes-title")).to_contain_text(t(language, "Your notes"))
+    expect(ann.locator("#notes-title")).to_contain_text(said(language, "Your notes"))
     box.fill(NOTE)
-    ann.get_by_role("button", name=t(language, "Save my notes")).click()
-    expect(ann.locator("ul.messages")).to_contain_text(t(language, "Your notes are saved: only you can read them."))
+    ann.get_by_role("button", name=said(language, "Save my notes")).click()
+    expect(ann.locator("ul.messages")).to_contain_text(said(language, "Your notes are saved: only you can read them."))
     expect(ann.locator("#notes-body")).to_have_value(NOTE)
     ann.reload()
     expect(ann.locator("#notes-body")).to_have_value(NOTE)
@@ -53,7 +47,7 @@ def test_notes_too_long_are_refused_with_the_text_kept(browser, live_server, lan
     ann.goto(f"/games/{game.pk}/")
     too_long = "x" * (Note.MAX_BODY + 1)
     ann.locator("#notes-body").fill(too_long)
-    ann.get_by_role("button", name=t(language, "Save my notes")).click()
+    ann.get_by_role("button", name=said(language, "Save my notes")).click()
     with translation.override(language):
         refusal = gettext(
             "Your notes are %(show_value)s characters long: at most %(limit_value)s are kept. Nothing was saved."

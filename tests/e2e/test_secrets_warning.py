@@ -4,21 +4,14 @@ on a phone."""
 
 import pytest
 from django.contrib.auth.models import Group
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from moderation.models import AuditEntry
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import VIEWPORTS, said, signed_in
 from tests.factories import make_user, running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-def t(language: str, text: str) -> str:
-    with translation.override(language):
-        return gettext(text)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -29,11 +22,11 @@ def test_the_moderator_confirms_once_before_seeing_the_secrets(browser, live_ser
     page = signed_in(browser, live_server.url, "zoe", language=language, viewport=VIEWPORTS[device])
     page.goto(f"/moderation/games/{game.pk}/")
     warning = page.locator("#secrets-warning")
-    expect(warning).to_contain_text(t(language, "This page shows every secret of a running game"))
-    secret_state = t(language, "Secret state")
+    expect(warning).to_contain_text(said(language, "This page shows every secret of a running game"))
+    secret_state = said(language, "Secret state")
     expect(page.get_by_text(secret_state)).to_have_count(0)
     assert "hitler" not in page.locator("main").inner_text().lower().replace("secret hitler", "")
-    confirm = page.get_by_role("button", name=t(language, "I understand: show me the secrets"))
+    confirm = page.get_by_role("button", name=said(language, "I understand: show me the secrets"))
     expect(confirm).to_be_visible()
     confirm.click()
     expect(page.get_by_role("heading", name=secret_state)).to_be_visible()

@@ -8,13 +8,12 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import VIEWPORTS, signed_in
 from tests.factories import governments, running_game
 from tests.games.helpers import reload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 WORDS = {
     "en": {"first": "Choose a player first: nothing was done.", "placeholder": "Choose a player", "choose": "Choose",
            "confirm": "Confirm", "executed": "You chose to execute {}."},
