@@ -81,7 +81,7 @@ def waiting_for(player: Player) -> list[str]:
     return [name.strip() for name in line.split(":", 1)[1].split(",")]
 
 
-def click_and_check(player: Player, button, asks: bool) -> None:
+def click_and_check(player: Player, button, asks: bool) -> str:
     """Submit a panel form with one of its buttons, answering yes when the browser asks first (every move but a
     ballot: T2 has no undo); the server must say what was done (it redirects back)."""
     questions = []
@@ -104,6 +104,7 @@ def click_and_check(player: Player, button, asks: bool) -> None:
     assert messages.locator("li.success").count() == 1, f"{player.name}'s move was refused: {said}"
     if player.language == "en":
         assert said.startswith(("You ", "Your ballot is ")), said  # it says what was done
+    return said
 
 
 class Strategy:
@@ -113,6 +114,7 @@ class Strategy:
 
     def __init__(self):
         self.veto_asked = False
+        self.votes_closed = 0  # ballots answered "the vote is closed"
         self.moves: list[str] = []
 
     def play(self, player: Player) -> bool:
@@ -141,7 +143,11 @@ class Strategy:
         return self._submit(player, f"{kind} {target}", form.locator("button[type=submit]"))
 
     def _submit(self, player: Player, move: str, button) -> bool:
-        click_and_check(player, button, asks=not move.startswith("vote"))
+        said = click_and_check(player, button, asks=not move.startswith("vote"))
+        # The ballot that closes the vote (T1: everyone voted) says so and the result, not that it may change.
+        if said.startswith(player.t("Your ballot is Ja. Every living player has voted: the vote is closed.")):
+            assert player.t("Your ballot is Ja. You may change it until the vote closes.") not in said, said
+            self.votes_closed += 1
         self.moves.append(f"{player.name}: {move}")
         return True
 
@@ -220,6 +226,7 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, v
     # The end: everyone sees the same winner, the database agrees, and the secret history shows every role.
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    assert strategy.votes_closed > 0, "no last ballot was told that it closed the vote"
     for player in players:
         player.page.goto(game_url)
         assert winner_shown(player) == game.winner, f"{player.name} sees another result"
@@ -231,3 +238,9 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, v
     for name, role in roles.items():
         expect(roles_card).to_contain_text(f"{name}: {ann.t(ROLE_TEXT[role])}")
     ann.page.screenshot(path=SCREENSHOTS / f"secret-history-{shot}.png", full_page=True)
+
+    # Everyone who played hears the end in the bell, with a link to the secret history (issue 29).
+    history = f"/games/{game.pk}/history/"
+    for player in players:
+        player.page.goto("/notifications/")
+        expect(player.page.locator(f"main li a[href='{history}']", has_text="Browser game")).to_have_count(1)
