@@ -203,6 +203,31 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# The cache of page fragments (games/fragments.py: a post as rendered, the lobby's lists): Redis in production
+# (REDIS_URL), this process's memory otherwise, so that `make run` needs no server. Django's default cache (allauth's
+# sign-in attempts, the header's moderation link) stays in memory. A cache that does not answer within
+# CACHE_TIMEOUT_SECONDS is passed by, and left alone for CACHE_RETRY_SECONDS: pages render without it.
+CACHE_TIMEOUT_SECONDS = float(env_str("CACHE_TIMEOUT_SECONDS", "0.25"))
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
+CACHE_URL = env_str("CACHE_URL", REDIS_URL)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": "fragment",
+        "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS, "socket_timeout": CACHE_TIMEOUT_SECONDS},
+    }
+    if CACHE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    },
+}
+# The test suite renders every fragment found in the cache again and fails on a difference (games/fragments.py).
+FRAGMENT_CHECK = env_bool("FRAGMENT_CHECK", False)
+
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 30)
 # How often a game's page left open asks whether anything changed (a 304 costs one query): players see news
 # within this many seconds.

@@ -8,11 +8,12 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from allauth.account.models import EmailAddress
 from django.conf import settings as django_settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 from django.utils import translation
 from hypothesis import HealthCheck, settings
 
+from games import fragments
 from tests.factories import make_user
 from tests.services import answers
 
@@ -44,6 +45,12 @@ def _redis_url_of_this_worker() -> str:
 
 
 REDIS_URL = _redis_url_of_this_worker()
+# Every fragment a page takes from the cache is rendered again and compared, in every test (games/fragments.py), in
+# this process and in the servers the tests start; on Redis, in the worker's own database, as production does.
+os.environ["FRAGMENT_CHECK"] = "1"
+django_settings.FRAGMENT_CHECK = True
+if os.environ.get("REDIS_URL"):
+    os.environ["CACHE_URL"] = django_settings.CACHES["fragments"]["LOCATION"] = REDIS_URL
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -66,9 +73,26 @@ def _missing(reason: str) -> None:
 def _fresh_cache():
     """Every test starts with an empty cache: allauth counts sign-in attempts there per address, so a test that
     posts to the sign-in form many times would otherwise get a later test's sign-ins refused (429)."""
-    cache.clear()
+    _clear_caches()
+    fragments.forget_failure()
     yield
-    cache.clear()
+    _clear_caches()
+
+
+def _clear_caches() -> None:
+    """Every cache emptied; on Redis, the fragments' keys alone: the worker's Redis database is its broker's too."""
+    caches["default"].clear()
+    fragment_cache = caches[fragments.ALIAS]
+    if not hasattr(fragment_cache, "_cache") or not hasattr(fragment_cache._cache, "get_client"):
+        fragment_cache.clear()
+        return
+    try:
+        client = fragment_cache._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=f"*{django_settings.CACHES[fragments.ALIAS]['KEY_PREFIX']}:*"))
+        if keys:
+            client.delete(*keys)
+    except Exception:  # a test that stopped Redis leaves nothing to clear
+        pass
 
 
 @pytest.fixture(autouse=True)
