@@ -6,5 +6,5 @@ from devtools import views
 
 urlpatterns = [
     path("bench/write/<id:game_id>/", views.write_one_row),
-    path("bench/static/", views.static_page),
+    path("bench/bare/", views.bare_page),
 ]

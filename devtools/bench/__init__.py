@@ -10,7 +10,8 @@ from games.services.transfer import import_script
 
 
 def game_with_thread(players: list[str], posts: int, name: str) -> Game:
-    """A running game of `players`, named `name`, whose thread holds `posts` posts spread over five days."""
+    """A running game of `players`, named `name`, whose thread holds `posts` posts spread over five days: the n-th
+    says "Post n of <name>:", so that a page read can be checked for its game and its posts."""
     script = {"players": players, "seed": 3, "actions": [{"type": "timeout"}] * 6}
     game = import_script(script, name=name)
     authors = list(get_user_model().objects.filter(username__in=players))
@@ -19,8 +20,8 @@ def game_with_thread(players: list[str], posts: int, name: str) -> Game:
         Post(
             game=game,
             author=authors[n % len(authors)],
-            body=f"Post {n}: **Ja** from me.",
-            html=f"<p>Post {n}: <strong>Ja</strong> from me.</p>",
+            body=f"Post {n} of {name}: **Ja** from me.",
+            html=f"<p>Post {n} of {name}: <strong>Ja</strong> from me.</p>",
             created_at=start + timedelta(minutes=n),
         )
         for n in range(posts)

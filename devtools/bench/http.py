@@ -20,6 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import CommandError
+from django.db import connections
 from django.test import Client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,18 +39,27 @@ class BrowserClient:
     async def post(self, path: str, fields: dict, as_user: str) -> int:
         return await self.request("POST", path, as_user, urllib.parse.urlencode(fields))
 
-    async def get(self, path: str, as_user: str) -> int:
+    async def get(self, path: str, as_user: str | None) -> int:
         return await self.request("GET", path, as_user)
 
-    async def request(self, method: str, path: str, as_user: str, body: str | None = None) -> int:
+    async def read(self, path: str, as_user: str | None) -> tuple[int, dict, bytes]:
+        """A page as `as_user` (None: an anonymous reader, no cookie at all): status, headers and body."""
+        return await self.fetch("GET", path, self.headers(as_user))
+
+    async def request(self, method: str, path: str, as_user: str | None, body: str | None = None) -> int:
         """One request as `as_user` (signed in, with a CSRF token); its status, or 0 when the connection failed."""
-        cookies = f"{settings.SESSION_COOKIE_NAME}={self.sessions[as_user]}; {settings.CSRF_COOKIE_NAME}={self.csrf}"
-        headers = [f"Cookie: {cookies}", f"X-CSRFToken: {self.csrf}"]
+        headers = self.headers(as_user)
         payload = (body or "").encode()
         if body is not None:
             headers += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(payload)}"]
         status, _headers = await self.exchange(method, path, headers, payload)
         return status
+
+    def headers(self, as_user: str | None) -> list[str]:
+        if as_user is None:
+            return []
+        cookies = f"{settings.SESSION_COOKIE_NAME}={self.sessions[as_user]}; {settings.CSRF_COOKIE_NAME}={self.csrf}"
+        return [f"Cookie: {cookies}", f"X-CSRFToken: {self.csrf}"]
 
     async def exchange(self, method: str, path: str, headers: list[str], payload: bytes = b"") -> tuple[int, dict]:
         """One request with these header lines; its status and response headers (lower-case names), its time
@@ -157,6 +167,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def database_url(db: dict | None = None) -> str:
+    """The URL of a Django database entry (by default the one this process uses now: in a test, the test's)."""
+    db = db or connections["default"].settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 def gunicorn(port: int, workers: int) -> subprocess.Popen:
     env = {
         **os.environ,
@@ -167,7 +185,7 @@ def gunicorn(port: int, workers: int) -> subprocess.Popen:
         "SECURE_SSL_REDIRECT": "0",
         "DEVTOOLS": "1",
         "BENCH_VIEWS": "1",
-        "DATABASE_URL": os.environ["DATABASE_URL"],
+        "DATABASE_URL": database_url(),
     }
     gunicorn = Path(sys.executable).with_name("gunicorn")
     command = [str(gunicorn), "sh_site.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
@@ -175,7 +193,7 @@ def gunicorn(port: int, workers: int) -> subprocess.Popen:
 
 
 def wait_for(port: int, sessions: dict[str, str]) -> None:
-    """Until the server answers, then a few seconds of signed-in pages so that every worker has loaded the site
+    """Until the server answers, then a few seconds of signed-in bare pages so that every worker has loaded the site
     and opened its database connection before the clock starts (a first request costs seconds)."""
     for _ in range(100):
         try:
@@ -195,4 +213,4 @@ class _Warmer(BrowserClient):
         self.user = user
 
     async def step(self) -> None:
-        await self.get("/bench/static/", self.user)
+        await self.get("/bench/bare/", self.user)

@@ -22,7 +22,7 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import connections
 
-from devtools.bench.http import free_port
+from devtools.bench.http import database_url, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -146,14 +146,6 @@ class PostgresCluster:
             subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", self.url(name)], input=schema, check=True,
                            capture_output=True)  # fmt: skip
         return self.url(name)
-
-
-def database_url(db: dict | None = None) -> str:
-    """The URL of a Django database entry (by default the one this process uses now)."""
-    db = db or connections["default"].settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 class MailServer:

@@ -22,7 +22,7 @@ from django.apps import apps
 from django.core.management import get_commands
 from django.urls import Resolver404, resolve
 try:
-    mounted = bool(resolve("/bench/static/"))
+    mounted = bool(resolve("/bench/bare/"))
 except Resolver404:
     mounted = False
 print(apps.is_installed("devtools"), "bench_engine" in get_commands(), mounted, "devtools" in sys.modules)
