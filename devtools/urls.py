@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import sh_site.converters  # noqa: F401  (the <id:...> converter)
 from devtools import views
 
 urlpatterns = [
