@@ -97,3 +97,17 @@ def test_with_debug_off_a_plain_http_request_is_redirected_to_https():
     env = {"DEBUG": "0", "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "testserver", "SITE_URL": "https://testserver"}
     result = start(**env, code=code)
     assert result.stdout.split()[-2:] == ["301", "https://testserver/rules/"], result.stderr[-800:]
+
+
+def test_make_run_needs_no_cache_server_the_fragments_stay_in_memory():
+    result = start("from django.conf import settings; print(settings.CACHES['fragments']['BACKEND'])")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_the_fragments_go_to_redis_at_cache_url_or_else_redis_url():
+    code = "from django.conf import settings; f = settings.CACHES['fragments']; print(f['BACKEND'], f['LOCATION'])"
+    redis_cache = "django.core.cache.backends.redis.RedisCache"
+    assert start(code, REDIS_URL="redis://h:6379/0").stdout.split() == [redis_cache, "redis://h:6379/0"]
+    both = start(code, REDIS_URL="redis://h:6379/0", CACHE_URL="redis://c:6379/1")
+    assert both.stdout.split() == [redis_cache, "redis://c:6379/1"]
