@@ -10,10 +10,14 @@ from games.services.transfer import import_script
 
 
 def game_with_thread(players: list[str], posts: int, name: str) -> Game:
-    """A running game of `players`, named `name`, whose thread holds `posts` posts spread over five days: the n-th
-    says "Post n of <name>:", so that a page read can be checked for its game and its posts."""
-    script = {"players": players, "seed": 3, "actions": [{"type": "timeout"}] * 6}
+    """A running game of `players`, named `name`, four steps on (their announcements in the thread), whose thread
+    holds `posts` posts spread over five days: the n-th says "Post n of <name>:", so that a page read can be checked
+    for its game and its posts."""
+    # Four missed steps, not six: six end the game, every seat having missed two rounds (rule E3).
+    script = {"players": players, "seed": 3, "actions": [{"type": "timeout"}] * 4}
     game = import_script(script, name=name)
+    if game.status != Game.Status.RUNNING:
+        raise ValueError(f"{name}: the game ended before its thread was written")
     authors = list(get_user_model().objects.filter(username__in=players))
     start = timezone.now() - timedelta(days=5)
     Post.objects.bulk_create(

@@ -13,7 +13,7 @@ by one reader, so that nothing kept per reader can meet the figure. The kinds, e
 The limits: a bare view that loads the session and the user and answers 222 bytes (devtools/views.py), through
 the same middleware, read anonymously and signed in by the same rotation of readers. A page is checked: a status
 other than 200, or a page without its game's name and the last post it should show (the lobby: the newest game's
-name), counts as an error.
+name; a player's page: their panel too), counts as an error.
 
 Each kind is asked for by `--clients` concurrent clients (coroutines of a small asyncio client, devtools/bench/
 http.py) for `--seconds`: the kinds take turns, half the seconds each, twice, so that they share the machine's
@@ -95,7 +95,7 @@ class World:
 
     def players_page(self, client: int, turn: int, picks: random.Random) -> Visit:
         thread = self.thread(client, turn)
-        expected = _texts(thread.name, thread.last_post_on(thread.pages()))
+        expected = _texts(thread.name, thread.last_post_on(thread.pages()), 'id="panel"')
         return Visit(f"/games/{thread.pk}/?page=last", thread.players[turn % SEATS], expected)
 
     def lobby(self, client: int, turn: int, picks: random.Random, *, signed_in: bool) -> Visit:
