@@ -93,7 +93,7 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_unfolds(browser, live_se
     assert height < 60, f"the header takes {height}px"  # one line: the site's name and the menu
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.locator("header.site details.narrow summary").click()
-    profile = page.locator("header.site details.narrow nav a[href='/profile/']")
+    profile = page.locator("header.site nav a[href='/profile/']")
     expect(profile).to_be_visible()
     profile.click()
     expect(page).to_have_url(re.compile("/profile/$"))
