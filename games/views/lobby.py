@@ -1,15 +1,20 @@
 """The lobby: open games, my games with "your move", finished games; creating, joining and leaving games."""
 
+from datetime import datetime
+
 from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import fragments
 from games.access import access_game
-from games.engine import waiting_for
 from games.forms import GameForm
 from games.models import Game
 from games.presenters import game_rules, game_settings
@@ -18,61 +23,73 @@ from games.services.lobby import signed_up
 
 from .common import attempt, load
 
-# The columns each list shows (home.html), and nothing else: a game row has some forty, and reading them all for
-# 120 games was half the lobby's time (issue 14). tests/web/test_page_queries.py counts the queries, so that a
-# column shown but not read here (a query per game) would fail it.
-OPEN_COLUMNS = ("name", "player_count", "nomination_hours", "election_hours", "legislative_hours", "power_hours",
-                "lobby_closes_at")  # fmt: skip
+# The columns each public list shows (games/_*_games.html), and nothing else, read as values: a game row has some
+# forty columns, and a model object per game was most of the lobby's time (issues 14, 30). Each list is one query
+# and one fragment (games/fragments.py) keyed by these values, so a game that changes gives its list a new key.
+OPEN_COLUMNS = ("pk", "name", "players", "player_count", "nomination_hours", "election_hours", "legislative_hours",
+                "power_hours", "lobby_closes_at")  # fmt: skip
+LISTED = 50  # open and running games shown
+FINISHED_LISTED = 20
+OVER = (Game.Status.FINISHED, Game.Status.CANCELLED)
 
 
 def home(request):
+    # The time left to each deadline is counted from the minute: the running list's key holds it, so that the
+    # list is made once a minute, not once a reader; the reader's own games count from it too, and agree.
+    minute = timezone.now().replace(second=0, microsecond=0)
+    context = {"mine": _my_games(request.user), "my_finished": _my_finished_games(request.user), "minute": minute}
+    return render(request, "games/home.html", context | _public_lists(minute))
+
+
+def _public_lists(minute: datetime) -> dict[str, str]:
+    """The lobby's open, running and finished games as HTML, from the fragment cache in one round trip; a list
+    with no game stays empty (the page says so itself)."""
     public = Game.objects.filter(visibility=Game.Visibility.PUBLIC)
-    open_games = (
-        public.filter(status=Game.Status.OPEN)
-        .annotate(players=signed_up())
-        .order_by("lobby_closes_at")
-        .only(*OPEN_COLUMNS)[:50]
-    )
-    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at").only("name", "deadline")[:50]
-    finished = (
-        public.filter(status__in=(Game.Status.FINISHED, Game.Status.CANCELLED))
-        .order_by("-finished_at")
-        .only("name", "winner")[:20]
-    )
-    return render(
-        request,
-        "games/home.html",
-        {
-            "open_games": open_games,
-            "running": running,
-            "finished": finished,
-            "mine": _my_games(request.user),
-            "my_finished": _my_finished_games(request.user),
-        },
-    )
+    open_games = public.filter(status=Game.Status.OPEN).annotate(players=signed_up()).order_by("lobby_closes_at")
+    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at")
+    finished = public.filter(status__in=OVER).order_by("-finished_at")
+    lists = {
+        "open_games": tuple(open_games.values_list(*OPEN_COLUMNS, named=True)[:LISTED]),
+        "running_games": tuple(running.values_list("pk", "name", "deadline", named=True)[:LISTED]),
+        "finished_games": tuple(finished.values_list("pk", "name", "winner", named=True)[:FINISHED_LISTED]),
+    }
+    shown = [name for name, games in lists.items() if games]
+    if not shown:
+        return lists
+    parts = [(name, lists[name], minute if name == "running_games" else None) for name in shown]
+    html = fragments.render_many("lobby", [(part, _maker(*part)) for part in parts])
+    return lists | {name: mark_safe(part) for name, part in zip(shown, html, strict=True)}
+
+
+def _maker(name: str, games: tuple, minute: datetime | None):
+    return lambda: render_to_string(f"games/_{name}.html", {"games": games, "minute": minute})
 
 
 def _my_games(user) -> list[dict]:
-    """The viewer's running and open games, with whether they owe a move and by when."""
+    """The viewer's running and open games, with whether they owe a move (the game's `waiting` seats) and by when."""
     if not user.is_authenticated:
         return []
-    games = []
-    for seat in user.seats.filter(game__status__in=(Game.Status.OPEN, Game.Status.RUNNING)).select_related("game"):
-        game = seat.game
-        owes = False
-        if game.state and seat.active and seat.number is not None:
-            owes = seat.number in waiting_for(game.load_state()) and game.paused_at is None
-        games.append({"game": game, "seat": seat, "owes": owes})
-    return sorted(games, key=lambda g: (not g["owes"], g["game"].deadline is None, g["game"].deadline or 0))
+    seated = Game.objects.filter(seats__user=user, status__in=(Game.Status.OPEN, Game.Status.RUNNING))
+    games = seated.values(
+        "pk", "name", "status", "paused_at", "deadline", "waiting", number=F("seats__number"), active=F("seats__active")
+    )
+    for game in games:
+        game["status_label"] = Game.Status(game["status"]).label
+        game["owes"] = _owes(game)
+    return sorted(games, key=lambda game: (not game["owes"], game["deadline"] is None, game["deadline"] or 0))
 
 
-def _my_finished_games(user) -> list[Game]:
+def _owes(game: dict) -> bool:
+    seated = game["active"] and game["number"] is not None
+    return seated and game["paused_at"] is None and str(game["number"]) in game["waiting"].split(",")
+
+
+def _my_finished_games(user) -> list[dict]:
     """The games the viewer played to their end (or saw cancelled), the newest first."""
     if not user.is_authenticated:
         return []
-    over = (Game.Status.FINISHED, Game.Status.CANCELLED)
-    seats = user.seats.filter(game__status__in=over, number__isnull=False).select_related("game")
-    return [seat.game for seat in seats.order_by("-game__finished_at")[:20]]
+    played = Game.objects.filter(seats__user=user, seats__number__isnull=False, status__in=OVER)
+    return list(played.order_by("-finished_at").values("pk", "name", "winner")[:FINISHED_LISTED])
 
 
 @login_required

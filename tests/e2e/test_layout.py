@@ -93,10 +93,30 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_unfolds(browser, live_se
     assert height < 60, f"the header takes {height}px"  # one line: the site's name and the menu
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.locator("header.site details.narrow summary").click()
-    profile = page.locator("header.site details.narrow nav a[href='/profile/']")
+    profile = page.locator("header.site nav a[href='/profile/']")
     expect(profile).to_be_visible()
     profile.click()
     expect(page).to_have_url(re.compile("/profile/$"))
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_headers_one_list_of_links_is_reached_by_keyboard_on_a_phone_and_a_wide_screen(browser, live_server, width):
+    """The links are rendered once: on a wide screen Tab goes from the site's name to them; on a phone, to the
+    Menu, which Enter unfolds, and Tab goes on into the same links."""
+    page = signed_in(browser, live_server.url, "ann", viewport={"width": width, "height": 740})
+    page.goto("/")
+    expect(page.locator("header.site nav")).to_have_count(1)
+    page.locator("header.site .brand").focus()
+    page.keyboard.press("Tab")
+    if width < 640:
+        expect(page.locator("header.site nav")).to_be_hidden()
+        expect(page.locator("header.site details.narrow summary")).to_be_focused()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+    lobby = page.locator("header.site nav a[href='/']")
+    expect(lobby).to_be_focused()
+    expect(lobby).to_be_visible()
     page.context.close()
 
 

@@ -27,20 +27,42 @@ def queries(client, url: str) -> int:
     return len(captured)
 
 
+def add_games(count: int, *, joining=None) -> None:
+    """`count` games of each list: open (`joining` signs up), running and finished (ann..eve play them)."""
+    owner = make_user("owner")
+    for _ in range(count):
+        open_game = create_game(owner, player_count=7)
+        if joining is not None:
+            join_game(open_game.pk, joining)
+        running_game()
+        finished = running_game()
+        Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED, winner="liberal")
+
+
 def test_the_lobby_costs_the_same_with_more_games(client_for):
     reader = client_for("zed")
-    owner = make_user("owner")
     queries(reader, "/")  # the header's link remembers the reader's permissions from here on
+    add_games(3)
+    few = queries(reader, "/")
+    add_games(12)
+    assert queries(reader, "/") == few
 
-    def lobby_with(count: int) -> int:
-        for _ in range(count):
-            create_game(owner, player_count=7)
-            running_game()
-            finished = running_game()
-            Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED, winner="liberal")
-        return queries(reader, "/")
 
-    assert lobby_with(3) == lobby_with(15)
+def test_the_lobby_costs_the_same_with_more_games_for_a_visitor(client):
+    add_games(3)
+    few = queries(client, "/")
+    add_games(12)
+    assert queries(client, "/") == few
+
+
+def test_the_lobby_costs_the_same_for_a_reader_with_more_games_of_their_own(client_for):
+    ann = client_for("ann")  # in every running and finished game, and signed up for every open one
+    queries(ann, "/")
+    add_games(3, joining=user("ann"))
+    few = queries(ann, "/")
+    add_games(12, joining=user("ann"))
+    page = ann.get("/").content.decode()
+    assert page.count("The whole secret history") == 15 and queries(ann, "/") == few
 
 
 def test_a_players_page_costs_the_same_with_more_players_and_moves(client_for):
