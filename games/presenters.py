@@ -86,6 +86,19 @@ def post_fragments(game_id: int, posts: list[dict]) -> list[str]:
     )
 
 
+def announcement_fragments(runs: list[list]) -> list[str]:
+    """Each run of announcements the thread shows between two posts, as every reader sees it
+    (templates/games/_announcements.html), from the fragment cache in one round trip: an event never changes once
+    logged, and its type, data and time, all it shows, are the key."""
+    template = get_template("games/_announcements.html")
+
+    def maker(run: list):
+        return lambda: template.render({"announcements": announcements(run)})
+
+    parts = [tuple((event.type, event.data, event.created_at) for event in run) for run in runs]
+    return fragments.render_many("announcements", [(key, maker(run)) for key, run in zip(parts, runs, strict=True)])
+
+
 def announcements(events: list[GameEvent]) -> list[dict]:
     return [
         {"kind": "event", "created_at": e.created_at, "type": e.type, "text": describe(e.type, e.data), "data": e.data}

@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,6 +26,7 @@ from games.markup import quote
 from games.models import Absence, Claim, GameEvent, Note, Post, ThreadRead
 from games.presenters import (
     POST_FIELDS,
+    announcement_fragments,
     announcements,
     game_settings,
     government_history,
@@ -161,36 +164,63 @@ def _signups(game) -> list[dict]:
 
 
 def _with_announcements(game, page, thread: str, events: list) -> list[dict]:
-    """The page's posts with the announcements made between them (the game thread only), from the game's events
-    in order."""
+    """The page's posts with the runs of announcements made between them (the game thread only), from the game's
+    events in order."""
     htmls = post_fragments(game.pk, page.object_list)
     entries = [{"kind": "post", **post, "html": html} for post, html in zip(page.object_list, htmls, strict=True)]
     if thread != Post.Thread.MAIN:
         return entries
     if page.has_previous():  # after the last post of the page before: its time alone is read
-        before = page.paginator.object_list.values_list("created_at", flat=True)[page.start_index() - 2]
+        times = Post.objects.filter(game=game, thread=thread).values_list("created_at", flat=True)
+        before = times[page.start_index() - 2]
         events = [event for event in events if event.created_at > before]
     if page.has_next() and page.object_list:
         until = page.object_list[-1]["created_at"]
         events = [event for event in events if event.created_at <= until]
-    entries += announcements(events)
-    return sorted(entries, key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
+    entries += [{"kind": "event", "created_at": event.created_at, "event": event} for event in events]
+    entries.sort(key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
+    return _runs_of_announcements(entries)
+
+
+def _runs_of_announcements(entries: list[dict]) -> list[dict]:
+    """Consecutive announcements as one entry, rendered as one fragment."""
+    merged = []
+    for entry in entries:
+        if entry["kind"] == "post":
+            merged.append(entry)
+        elif merged and merged[-1]["kind"] == "announcements":
+            merged[-1]["events"].append(entry["event"])
+        else:
+            merged.append({"kind": "announcements", "events": [entry["event"]]})
+    runs = [entry for entry in merged if entry["kind"] == "announcements"]
+    for entry, html in zip(runs, announcement_fragments([entry["events"] for entry in runs]), strict=True):
+        entry["html"] = html
+    return merged
 
 
 def _with_controls(entries: list[dict], game, reader, page, may_quote: bool) -> list[dict]:
     """What this reader may do with each post, beside the fragment every reader shares: quote it (who may post),
-    edit it (its author), report it (signed in, another's, not hidden). Addresses are built once for the page:
-    a `reverse` per post costs as much as the rest of its controls."""
+    edit it (its author), report it (signed in, another's, not hidden). Written here rather than in the template,
+    with addresses and words found once for the page: in the template the controls cost as much as the rest of
+    the page (issue 30's profile)."""
     reader_id = reader.pk if reader.is_authenticated else None
     edit, report = _address("games:edit_post", game.pk), _address("moderation:report_post")
+    words = {key: conditional_escape(text) for key, text in
+             (("quote", _("Reply with quote")), ("edit", _("Edit")), ("report", _("Report")))}  # fmt: skip
     for entry in entries:
         if entry["kind"] != "post":
             continue
         pk, shown = entry["pk"], entry["hidden_at"] is None
         entry["own"] = own = reader_id is not None and entry["author_id"] == reader_id
-        entry["quote"] = f"?page={page.number}&quote={pk}#reply" if may_quote and shown else ""
-        entry["edit"] = edit(pk) if own else ""
-        entry["report"] = report(pk) if reader_id is not None and not own and shown else ""
+        links = []
+        if may_quote and shown:
+            links += [f'<a href="?page={page.number}&amp;quote={pk}#reply">{words["quote"]}</a>']
+        if own:
+            links += [f'<a href="{edit(pk)}">{words["edit"]}</a>']
+        links += [f'<a href="#post-{pk}">#</a>']
+        if reader_id is not None and not own and shown:
+            links += [f'<a href="{report(pk)}" class="report" data-report="{pk}">{words["report"]}</a>']
+        entry["controls"] = mark_safe(" ".join(links))  # ids and addresses of digits, words escaped above
     return entries
 
 
