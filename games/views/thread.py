@@ -101,10 +101,15 @@ def _thread_page(
     posts = Post.objects.filter(game=game, thread=name).values(*POST_FIELDS)
     paginator = Paginator(posts, PAGE_SIZE)
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
-    page.object_list = list(page.object_list)
+    before = None  # the time of the last post of the page before, after which the page's announcements start
+    if page.has_previous():  # that post read with the page's own, in one query
+        last_before, *page.object_list = posts[page.start_index() - 2 : page.end_index()]
+        before = last_before["created_at"]
+    else:
+        page.object_list = list(page.object_list)
     # The page's announcements, the history and the panel read the log as plain rows, never as model objects.
     events = list(GameEvent.objects.filter(game=game).values_list("type", "data", "created_at", named=True))
-    entries = _with_announcements(game, page, name, events)
+    entries = _with_announcements(game, page, name, events, before)
     refusal = posting_refusal(game, viewer, name, state)
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
@@ -163,16 +168,14 @@ def _signups(game) -> list[dict]:
     return [{"seat": seat, "record": records.get(seat.user_id)} for seat in seats]
 
 
-def _with_announcements(game, page, thread: str, events: list) -> list[dict]:
+def _with_announcements(game, page, thread: str, events: list, before) -> list[dict]:
     """The page's posts with the runs of announcements made between them (the game thread only), from the game's
-    events in order."""
+    events in order; `before`: the time of the last post of the page before, if any."""
     htmls = post_fragments(game.pk, page.object_list)
     entries = [{"kind": "post", **post, "html": html} for post, html in zip(page.object_list, htmls, strict=True)]
     if thread != Post.Thread.MAIN:
         return entries
-    if page.has_previous():  # after the last post of the page before: its time alone is read
-        times = Post.objects.filter(game=game, thread=thread).values_list("created_at", flat=True)
-        before = times[page.start_index() - 2]
+    if before is not None:
         events = [event for event in events if event.created_at > before]
     if page.has_next() and page.object_list:
         until = page.object_list[-1]["created_at"]
