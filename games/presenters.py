@@ -86,6 +86,15 @@ def post_fragments(game_id: int, posts: list[dict]) -> list[str]:
     )
 
 
+def board_fragment(status: dict) -> str:
+    """The table drawn from the public view (templates/games/_board.html), the same for every reader of a language:
+    kept as a fragment keyed by all it draws."""
+    shown = {key: status[key] for key in ("table", "round", "tracker_slots", "draw_pile", "discard_pile")}
+    shown["reveal"] = bool(status.get("reveal"))
+    template = get_template("games/_board.html")
+    return fragments.render("board", tuple(sorted(shown.items())), lambda: template.render({"status": shown}))
+
+
 def announcement_fragments(runs: list[list]) -> list[str]:
     """Each run of announcements the thread shows between two posts, as every reader sees it
     (templates/games/_announcements.html), from the fragment cache in one round trip: an event never changes once

@@ -28,6 +28,7 @@ from games.presenters import (
     POST_FIELDS,
     announcement_fragments,
     announcements,
+    board_fragment,
     game_settings,
     government_history,
     post_fragments,
@@ -111,6 +112,7 @@ def _thread_page(
     events = list(GameEvent.objects.filter(game=game).values_list("type", "data", "created_at", named=True))
     entries = _with_announcements(game, page, name, events, before)
     refusal = posting_refusal(game, viewer, name, state)
+    box = status_box(game, state) if state else None
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
     # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
@@ -123,7 +125,8 @@ def _thread_page(
         "entries": _with_controls(entries, game, request.user, page, may_quote=not refusal),
         "form": form,
         "refusal": refusal,
-        "status": status_box(game, state) if state else None,
+        "status": box,
+        "board": board_fragment(box) if box else "",
         "history": government_history(events, list(Claim.objects.filter(game=game))) if state else [],
         "panel": private_panel(game, state, viewer.seat.number, events) if (state and viewer.is_player) else None,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
