@@ -3,9 +3,11 @@
 import math
 from collections import Counter
 
+from django.template.loader import get_template
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from . import fragments
 from .announcements import describe
 from .engine import GameState, legal_actions, player_view, public_view, secret_view
 from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS
@@ -61,6 +63,49 @@ def table(view: dict) -> list[dict]:
             }
         )
     return seats
+
+
+# Everything _post.html shows of a post and its author, read as plain values (Post.objects.values(*POST_FIELDS)):
+# these values and the game's id are the post fragment's key, so that an edit, a hide, an unhide or a new
+# display name is another fragment. Not the source text (the HTML is shown), not the quoted post (quoted in the
+# HTML already when it was saved).
+POST_FIELDS = ("pk", "author_id", "html", "created_at", "edited_at", "hidden_at", "author__username",
+               "author__profile__display_name")  # fmt: skip
+
+
+def post_fragments(game_id: int, posts: list[dict]) -> list[str]:
+    """Each post's author, times and body as every reader sees them (templates/games/_post.html), from the
+    fragment cache in one round trip; what differs per reader (edit, quote, report) is the page's."""
+    template = get_template("games/_post.html")
+
+    def maker(post: dict):
+        return lambda: template.render({"post": post, "game_id": game_id})
+
+    return fragments.render_many(
+        "post", [((game_id, *(post[field] for field in POST_FIELDS)), maker(post)) for post in posts]
+    )
+
+
+def board_fragment(status: dict) -> str:
+    """The table drawn from the public view (templates/games/_board.html), the same for every reader of a language:
+    kept as a fragment keyed by all it draws."""
+    shown = {key: status[key] for key in ("table", "round", "tracker_slots", "draw_pile", "discard_pile")}
+    shown["reveal"] = bool(status.get("reveal"))
+    template = get_template("games/_board.html")
+    return fragments.render("board", tuple(sorted(shown.items())), lambda: template.render({"status": shown}))
+
+
+def announcement_fragments(runs: list[list]) -> list[str]:
+    """Each run of announcements the thread shows between two posts, as every reader sees it
+    (templates/games/_announcements.html), from the fragment cache in one round trip: an event never changes once
+    logged, and its type, data and time, all it shows, are the key."""
+    template = get_template("games/_announcements.html")
+
+    def maker(run: list):
+        return lambda: template.render({"announcements": announcements(run)})
+
+    parts = [tuple((event.type, event.data, event.created_at) for event in run) for run in runs]
+    return fragments.render_many("announcements", [(key, maker(run)) for key, run in zip(parts, runs, strict=True)])
 
 
 def announcements(events: list[GameEvent]) -> list[dict]:

@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.access import can_read, is_moderator
 from games.engine import secret_view, summary
 from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
+from games.presenters import POST_FIELDS, post_fragments
 from games.services.records import STARTED
 from games.views.common import load, submit
 
@@ -246,17 +247,24 @@ def report_resolve(request, report_id: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def report_post(request, post_id: int):
-    post = get_object_or_404(Post, pk=post_id)
-    game, _state, viewer = load(request, post.game_id)
-    if not can_read(game, viewer, post.thread):
+    """A report sent; on GET, the post and the form alone: what a thread's "Report" leads to without JavaScript
+    (with it, the thread's one form is moved under the post)."""
+    post = Post.objects.filter(pk=post_id).values(*POST_FIELDS, "game_id", "thread").first()
+    if post is None:
+        raise Http404(_("There is no such post."))
+    game, _state, viewer = load(request, post["game_id"])
+    if not can_read(game, viewer, post["thread"]):
         raise Http404(_("There is no such post."))  # as for an id that does not exist
-    thread = "games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread"
-    back = f"{reverse(thread, args=[post.game_id])}#post-{post.pk}"
+    thread = "games:graveyard" if post["thread"] == Post.Thread.GRAVEYARD else "games:thread"
+    back = f"{reverse(thread, args=[game.pk])}#post-{post_id}"
+    if request.method == "GET":
+        context = {"post_html": post_fragments(game.pk, [post])[0], "back": back}
+        return render(request, "moderation/report.html", context)
 
     def report(data: dict) -> None:
-        services.report_post(request.user, post.pk, data["reason"])
+        services.report_post(request.user, post_id, data["reason"])
 
     return submit(request, ReportForm(request.POST), report, back, _("Thank you: a moderator will look at this post."))
 

@@ -2,6 +2,7 @@
 posting, editing with a visible history, and the full secret history once the game is over."""
 
 import re
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
@@ -13,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,9 +25,13 @@ from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
 from games.models import Absence, Claim, GameEvent, Note, Post, ThreadRead
 from games.presenters import (
+    POST_FIELDS,
+    announcement_fragments,
     announcements,
+    board_fragment,
     game_settings,
     government_history,
+    post_fragments,
     private_panel,
     revealed_secrets,
     status_box,
@@ -37,11 +44,6 @@ from games.services.transfer import export_script
 from .common import first_error, load
 
 PAGE_SIZE = 25
-# What _post.html shows of a post and its author: not the source text (the page shows its HTML), not the quoted
-# post (quoted in the HTML already), not the author's other columns. A shown column left out of this list costs
-# a query per post, which tests/web/test_thread_queries.py counts.
-POST_COLUMNS = ("author", "html", "created_at", "edited_at", "hidden_at", "author__username",
-                "author__profile__display_name")  # fmt: skip
 
 
 def thread(request, game_id: int, graveyard: bool = False):
@@ -97,13 +99,22 @@ def _thread_page(
     """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused."""
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
-    posts = Post.objects.filter(game=game, thread=name).select_related("author__profile").only(*POST_COLUMNS)
+    posts = Post.objects.filter(game=game, thread=name).values(*POST_FIELDS)
     paginator = Paginator(posts, PAGE_SIZE)
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
-    events = list(GameEvent.objects.filter(game=game).order_by("index"))  # the page's announcements and the history
-    entries = _with_announcements(page, name, events)
+    before = None  # the time of the last post of the page before, after which the page's announcements start
+    if page.has_previous():  # that post read with the page's own, in one query
+        last_before, *page.object_list = posts[page.start_index() - 2 : page.end_index()]
+        before = last_before["created_at"]
+    else:
+        page.object_list = list(page.object_list)
+    # The page's announcements, the history and the panel read the log as plain rows, never as model objects.
+    events = list(GameEvent.objects.filter(game=game).values_list("type", "data", "created_at", named=True))
+    entries = _with_announcements(game, page, name, events, before)
+    refusal = posting_refusal(game, viewer, name, state)
+    box = status_box(game, state) if state else None
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
-    last = page.object_list[len(page.object_list) - 1].created_at if page.object_list else timezone.now()
+    last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
     # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
     read_before = live.read_before(request) if live.is_live(request) else mark_read(request.user, game, name, last)
     context = {
@@ -111,10 +122,11 @@ def _thread_page(
         "viewer": viewer,
         "thread": name,
         "page": page,
-        "entries": entries,
+        "entries": _with_controls(entries, game, request.user, page, may_quote=not refusal),
         "form": form,
-        "refusal": posting_refusal(game, viewer, name, state),
-        "status": status_box(game, state) if state else None,
+        "refusal": refusal,
+        "status": box,
+        "board": board_fragment(box) if box else "",
         "history": government_history(events, list(Claim.objects.filter(game=game))) if state else [],
         "panel": private_panel(game, state, viewer.seat.number, events) if (state and viewer.is_player) else None,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
@@ -149,7 +161,7 @@ def _first_new(posts, read_before, reader_id: int | None) -> int | None:
     "new posts" line goes above it. None on a first visit (everything is new: no line)."""
     if read_before is None:
         return None
-    return next((p.pk for p in posts if p.created_at > read_before and p.author_id != reader_id), None)
+    return next((p["pk"] for p in posts if p["created_at"] > read_before and p["author_id"] != reader_id), None)
 
 
 def _signups(game) -> list[dict]:
@@ -159,20 +171,69 @@ def _signups(game) -> list[dict]:
     return [{"seat": seat, "record": records.get(seat.user_id)} for seat in seats]
 
 
-def _with_announcements(page, thread: str, events: list[GameEvent]) -> list[dict]:
-    """The page's posts with the announcements made between them (the game thread only), from the game's events
-    in order."""
-    entries = [{"kind": "post", "created_at": post.created_at, "post": post} for post in page.object_list]
+def _with_announcements(game, page, thread: str, events: list, before) -> list[dict]:
+    """The page's posts with the runs of announcements made between them (the game thread only), from the game's
+    events in order; `before`: the time of the last post of the page before, if any."""
+    htmls = post_fragments(game.pk, page.object_list)
+    entries = [{"kind": "post", **post, "html": html} for post, html in zip(page.object_list, htmls, strict=True)]
     if thread != Post.Thread.MAIN:
         return entries
-    if page.has_previous():  # after the last post of the page before: its time alone is read
-        before = page.paginator.object_list.values_list("created_at", flat=True)[page.start_index() - 2]
+    if before is not None:
         events = [event for event in events if event.created_at > before]
     if page.has_next() and page.object_list:
-        until = page.object_list[len(page.object_list) - 1].created_at
+        until = page.object_list[-1]["created_at"]
         events = [event for event in events if event.created_at <= until]
-    entries += announcements(events)
-    return sorted(entries, key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
+    entries += [{"kind": "event", "created_at": event.created_at, "event": event} for event in events]
+    entries.sort(key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
+    return _runs_of_announcements(entries)
+
+
+def _runs_of_announcements(entries: list[dict]) -> list[dict]:
+    """Consecutive announcements as one entry, rendered as one fragment."""
+    merged = []
+    for entry in entries:
+        if entry["kind"] == "post":
+            merged.append(entry)
+        elif merged and merged[-1]["kind"] == "announcements":
+            merged[-1]["events"].append(entry["event"])
+        else:
+            merged.append({"kind": "announcements", "events": [entry["event"]]})
+    runs = [entry for entry in merged if entry["kind"] == "announcements"]
+    for entry, html in zip(runs, announcement_fragments([entry["events"] for entry in runs]), strict=True):
+        entry["html"] = html
+    return merged
+
+
+def _with_controls(entries: list[dict], game, reader, page, may_quote: bool) -> list[dict]:
+    """What this reader may do with each post, beside the fragment every reader shares: quote it (who may post),
+    edit it (its author), report it (signed in, another's, not hidden). Written here rather than in the template,
+    with addresses and words found once for the page: in the template the controls cost as much as the rest of
+    the page (issue 30's profile)."""
+    reader_id = reader.pk if reader.is_authenticated else None
+    edit, report = _address("games:edit_post", game.pk), _address("moderation:report_post")
+    words = {key: conditional_escape(text) for key, text in
+             (("quote", _("Reply with quote")), ("edit", _("Edit")), ("report", _("Report")))}  # fmt: skip
+    for entry in entries:
+        if entry["kind"] != "post":
+            continue
+        pk, shown = entry["pk"], entry["hidden_at"] is None
+        entry["own"] = own = reader_id is not None and entry["author_id"] == reader_id
+        links = []
+        if may_quote and shown:
+            links += [f'<a href="?page={page.number}&amp;quote={pk}#reply">{words["quote"]}</a>']
+        if own:
+            links += [f'<a href="{edit(pk)}">{words["edit"]}</a>']
+        links += [f'<a href="#post-{pk}">#</a>']
+        if reader_id is not None and not own and shown:
+            links += [f'<a href="{report(pk)}" class="report" data-report="{pk}">{words["report"]}</a>']
+        entry["controls"] = mark_safe(" ".join(links))  # ids and addresses of digits, words escaped above
+    return entries
+
+
+def _address(name: str, *args) -> Callable[[int], str]:
+    """The address of the view `name` for any row id as its last argument, from one `reverse`."""
+    head, tail = reverse(name, args=[*args, 0]).rsplit("/0/", 1)
+    return lambda pk: f"{head}/{pk}/{tail}"
 
 
 def first_unread(request, game_id: int):

@@ -77,6 +77,7 @@
   // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
   startLive();
   newPosts();
+  reportForm();
   copyButtons();
   tick();  // after the live page listens: a deadline already passed makes it ask at once
   setInterval(tick, 15000);
@@ -116,6 +117,7 @@
         if (out) out.textContent = "";
       });
       copy.querySelectorAll("details").forEach(function (d) { d.removeAttribute("open"); });
+      copy.querySelectorAll("#report-form").forEach(function (f) { f.remove(); });  // the reader's, moved in
       return copy.innerHTML;
     }
     function busy(el) {
@@ -265,6 +267,36 @@
     }, { passive: true });
     document.addEventListener("visibilitychange", look);
     window.addEventListener("focus", look);
+  }
+
+  // Reporting a post: the page's one form (#report-form, hidden) is moved under the post whose "Report" was
+  // clicked and sent to that link's address; the same click again puts it away. Without JavaScript the link leads
+  // to a page with the post and the form. When the live page swaps the posts in, the form follows its post.
+  function reportForm() {
+    var form = document.getElementById("report-form");
+    if (!form) return;
+    var home = form.parentNode, reason = form.querySelector("input[name=reason]");
+    function putAway() {
+      form.hidden = true;
+      form.removeAttribute("action");
+      home.appendChild(form);
+    }
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[data-report]");
+      if (!link) return;
+      event.preventDefault();
+      if (!form.hidden && form.getAttribute("action") === link.getAttribute("href")) return putAway();
+      form.setAttribute("action", link.getAttribute("href"));
+      link.closest("article").appendChild(form);
+      form.hidden = false;
+      reason.focus();
+    });
+    document.addEventListener("sh:news", function () {
+      if (form.hidden || document.body.contains(form)) return;
+      var link = document.querySelector("a[data-report][href='" + form.getAttribute("action") + "']");
+      if (link) link.closest("article").appendChild(form);
+      else putAway();
+    });
   }
 
   // Copying a token: <button data-copy="FIELD" data-copied="TEXT" hidden> copies the field's value to the

@@ -1,0 +1,112 @@
+"""Issue 30, correctness first: a thread page made of posts from the fragment cache is byte for byte the page
+rendered without the cache, for the game thread, the graveyard and a player's page with the panel, in every
+language and three time zones, as posts are edited, hidden and unhidden, quoted, and their authors renamed or
+deleted; and a fragment whose key misses a value it shows is caught (FRAGMENT_CHECK), not served."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.test import Client, override_settings
+from django.utils import timezone
+
+from games import fragments, presenters
+from games.models import Post, Profile
+from games.services.forum import edit_post, post_message
+from moderation.services import set_post_hidden
+from tests.factories import make_user, running_game
+
+pytestmark = pytest.mark.django_db
+
+# Each language once and each zone at least once (the whole product costs three times as long and finds no more:
+# language and zone are both in every key, and a post's times are all that a zone changes).
+READERS = [("en", "UTC"), ("fr", "America/Los_Angeles"), ("es", "Asia/Kolkata"), ("pl", "America/Los_Angeles")]
+NO_FRAGMENTS = {**settings.CACHES, fragments.ALIAS: {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')  # a new one in every answer
+
+
+def reader(client_for, name: str, language: str, zone: str) -> Client:
+    client = client_for(name)
+    user = get_user_model().objects.get(username=name)
+    Profile.objects.update_or_create(user=user, defaults={"language": language, "time_zone": zone})
+    return client
+
+
+def page(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return TOKEN.sub("", response.content.decode())
+
+
+@pytest.fixture
+def found(monkeypatch) -> list[int]:
+    """How many fragments each page found in the cache."""
+    counts = []
+    ask = fragments._get_many
+
+    def counted(keys):
+        found = ask(keys)
+        counts.append(len(found))
+        return found
+
+    monkeypatch.setattr(fragments, "_get_many", counted)
+    return counts
+
+
+@pytest.mark.parametrize(("language", "zone"), READERS)
+def test_thread_pages_from_the_cache_are_the_pages_rendered_without_it(client_for, found, language, zone):
+    game = running_game(now=timezone.now())
+    ann, bob, ghost = make_user("ann"), make_user("bob"), make_user("ghost")
+    moderator = make_user("mod")
+    moderator.groups.add(Group.objects.get(name="moderators"))
+    first = post_message(game.pk, ann, "I am **liberal**.")
+    quoting = post_message(game.pk, bob, "> I am liberal.\n\nSure.", quote_of=first.pk)
+    Post.objects.create(game=game, author=ghost, body="boo", html="<p>boo</p>", created_at=timezone.now())
+    Post.objects.create(
+        game=game, author=ghost, thread=Post.Thread.GRAVEYARD, body="b", html="<p>b</p>", created_at=timezone.now()
+    )
+    visitor = Client(HTTP_ACCEPT_LANGUAGE=language)
+    visitor.cookies["tz"] = zone
+    readers = [
+        (visitor, f"/games/{game.pk}/"),
+        (reader(client_for, "zed", language, zone), f"/games/{game.pk}/graveyard/"),
+        (reader(client_for, "ann", language, zone), f"/games/{game.pk}/"),  # a player's page, with the panel
+    ]
+    changes = [
+        lambda: None,
+        lambda: edit_post(first.pk, ann, "I am **fascist**."),  # the source of a quote, edited
+        lambda: set_post_hidden(moderator, quoting.pk, True, "spam"),
+        lambda: set_post_hidden(moderator, quoting.pk, False, "not spam"),
+        lambda: Profile.objects.update_or_create(user=ann, defaults={"display_name": "Annie <3"}),
+        lambda: ghost.delete(),
+    ]
+    for step, change in enumerate(changes):
+        change()
+        for client, url in readers:
+            cached = page(client, url)
+            with override_settings(CACHES=NO_FRAGMENTS):
+                assert page(client, url) == cached, f"step {step}, {url}"
+    assert "Annie &lt;3" in cached and f'lang="{language}"' in cached
+    assert sum(found) > 0  # the pages did take fragments from the cache
+
+
+def test_a_fragment_key_missing_a_value_it_shows_is_caught(client_for, monkeypatch):
+    game = running_game(now=timezone.now())
+    post_message(game.pk, make_user("ann"), "Hello.")
+    reader = client_for("zed")
+    assert reader.get(f"/games/{game.pk}/").status_code == 200
+    name = 1 + presenters.POST_FIELDS.index("author__profile__display_name")  # after the game's id
+    real = fragments.render_many
+
+    def keyed_without_display_name(kind, items):
+        return real(kind, [(parts[:name] + parts[name + 1 :], make) for parts, make in items])
+
+    monkeypatch.setattr(fragments, "render_many", keyed_without_display_name)
+    assert reader.get(f"/games/{game.pk}/").status_code == 200  # stored under the short key
+    Profile.objects.update_or_create(
+        user=get_user_model().objects.get(username="ann"), defaults={"display_name": "Annie"}
+    )
+    with pytest.raises(fragments.StaleFragment):
+        reader.get(f"/games/{game.pk}/")
