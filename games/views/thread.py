@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -19,11 +20,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import live
+from games import fragments, live
 from games.access import access_game, can_read, is_over, posting_refusal
 from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
-from games.models import Absence, Claim, GameEvent, Note, Post, ThreadRead
+from games.models import Absence, Claim, Game, GameEvent, Note, Post, ThreadRead
 from games.presenters import (
     POST_FIELDS,
     announcement_fragments,
@@ -60,6 +61,10 @@ def thread(request, game_id: int, graveyard: bool = False):
     held = live.unchanged(request, tag) and not len(messages.get_messages(request))
     if held and not graveyard:
         return _revalidate(HttpResponseNotModified(headers={"ETag": tag}))
+    if _visitors_page(request, name, seen):
+        response = _visitor_page(request, game_id, name, seen, etag=tags["live"])
+        response["ETag"] = tag
+        return _revalidate(response)
     game, state, viewer = load(request, game_id)
     if held and can_read(game, viewer, name):
         return _revalidate(HttpResponseNotModified(headers={"ETag": tag}))
@@ -76,6 +81,55 @@ def thread(request, game_id: int, graveyard: bool = False):
     response = _thread_page(request, game, state, viewer, name, form, request.GET.get("page"), etag=tags["live"])
     response["ETag"] = tag
     return _revalidate(response)
+
+
+def _visitors_page(request, thread: str, seen: tuple) -> bool:
+    """A page every visitor (not signed in) sees alike: a running or finished game's thread, asked for plainly (no
+    quote, nothing posted). Its open lobby is not: its sign-up buttons follow the reader."""
+    status = seen[live.GAME_FIELDS.index("status")]
+    return (
+        not request.user.is_authenticated
+        and thread == Post.Thread.MAIN
+        and status != Game.Status.OPEN
+        and "quote" not in request.GET
+    )
+
+
+def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
+    """The thread's page for a visitor: its body the same for every visitor of a language and time zone, kept as
+    one fragment. Its key is the page's fingerprint (everything a visitor's page shows, live.fingerprint), the
+    page's posts as read (their authors' names are in no fingerprint), the page number and the minute its
+    countdown counts from; the page around it (the ETag the script sends back) is this request's."""
+    count = seen[len(live.GAME_FIELDS) + live.AGGREGATES.index("live_posts")]
+    number = _page_number(request.GET.get("page"), count)
+    posts = Post.objects.filter(game_id=game_id, thread=name).values_list(*POST_FIELDS)
+    rows = tuple(posts[(number - 1) * PAGE_SIZE : number * PAGE_SIZE])
+    minute = timezone.now().replace(second=0, microsecond=0)
+    parts = (game_id, name, number, seen, minute, live.is_live(request), rows)
+
+    def make() -> str:
+        game, state, viewer = load(request, game_id)
+        context = _thread_context(request, game, state, viewer, name, PostForm(initial={"thread": name}), number, etag)
+        return render_to_string("games/_thread_body.html", context | {"minute": minute}, request)
+
+    body = fragments.render("visitor-page", parts, make)
+    title = seen[live.GAME_FIELDS.index("name")]
+    context = {"game": {"pk": game_id, "name": title}, "thread": name, "body": mark_safe(body), "etag": etag,
+               "live_every": settings.LIVE_POLL_SECONDS, "read_mark": ""}  # fmt: skip
+    return render(request, "games/thread.html", context)
+
+
+def _page_number(asked: str | None, posts: int) -> int:
+    """The page Paginator.get_page gives for `asked` in a thread of `posts` posts: "last" or past the end, the last
+    page; not a number, the first."""
+    last = max(1, -(-posts // PAGE_SIZE))
+    if asked == "last":
+        return last
+    try:
+        number = int(asked)
+    except (TypeError, ValueError):
+        return 1
+    return number if 1 <= number <= last else last
 
 
 def _revalidate(response):
@@ -97,6 +151,15 @@ def _thread_page(
     etag: str = "", notes: str | None = None,
 ):  # fmt: skip
     """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused."""
+    context = _thread_context(request, game, state, viewer, name, form, page_number, etag, preview, notes)
+    return render(request, "games/thread.html", context, status=status)
+
+
+def _thread_context(
+    request, game, state, viewer, name: str, form: PostForm, page_number, etag: str, preview: str = "",
+    notes: str | None = None,
+) -> dict:  # fmt: skip
+    """What the thread's page shows (templates/games/_thread_body.html), for this viewer."""
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     posts = Post.objects.filter(game=game, thread=name).values(*POST_FIELDS)
@@ -117,7 +180,7 @@ def _thread_page(
     last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
     # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
     read_before = live.read_before(request) if live.is_live(request) else mark_read(request.user, game, name, last)
-    context = {
+    return {
         "game": game,
         "viewer": viewer,
         "thread": name,
@@ -146,8 +209,8 @@ def _thread_page(
         "first_new": _first_new(page.object_list, read_before, request.user.pk),
         # the mark the page's script sends back: on a first visit, this one, so that what comes later is "new"
         "read_mark": (read_before or last).isoformat() if request.user.is_authenticated else "",
+        "minute": timezone.now().replace(second=0, microsecond=0),  # the countdown counts from it, as the lobby's
     }
-    return render(request, "games/thread.html", context, status=status)
 
 
 def _own_notes(game, viewer, sent: str | None) -> dict | None:

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.django_db
 READERS = [("en", "UTC"), ("fr", "America/Los_Angeles"), ("es", "Asia/Kolkata"), ("pl", "America/Los_Angeles")]
 NO_FRAGMENTS = {**settings.CACHES, fragments.ALIAS: {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')  # a new one in every answer
+ETAG = re.compile(r'data-etag="[^"]+"')
 
 
 def reader(client_for, name: str, language: str, zone: str) -> Client:
@@ -110,3 +111,44 @@ def test_a_fragment_key_missing_a_value_it_shows_is_caught(client_for, monkeypat
     )
     with pytest.raises(fragments.StaleFragment):
         reader.get(f"/games/{game.pk}/")
+
+
+def test_visitors_share_one_page_body_and_see_every_change(found):
+    """A running game's thread is the same for every visitor of a language and zone: one body, kept as one
+    fragment, for the next visitor too; a new post, an edit or a renamed author is another."""
+    game = running_game(now=timezone.now())
+    ann = make_user("ann")
+    first = post_message(game.pk, ann, "Hello.")
+    url = f"/games/{game.pk}/"
+    one, other = Client(), Client()
+    assert ETAG.sub("", page(one, url)) == ETAG.sub("", page(other, url))  # each visitor's tag is their own
+    assert found[-1] >= 1  # the second visitor took the first one's body from the cache
+    for change in (
+        lambda: post_message(game.pk, ann, "Again."),
+        lambda: edit_post(first.pk, ann, "Hello, edited."),
+        lambda: Profile.objects.update_or_create(user=ann, defaults={"display_name": "Annie"}),
+    ):
+        change()
+        cached = ETAG.sub("", page(other, url))
+        with override_settings(CACHES=NO_FRAGMENTS):
+            assert ETAG.sub("", page(one, url)) == cached
+    assert "Annie" in cached and "Hello, edited." in cached and "Again." in cached
+
+
+def test_a_visitors_page_keyed_without_its_posts_is_caught(monkeypatch):
+    """The page's posts are in its key because no fingerprint holds their authors' names: without them, a
+    renamed author would be served the old page, and the check says so."""
+    game = running_game(now=timezone.now())
+    post_message(game.pk, make_user("ann"), "Hello.")
+    real = fragments.render_many
+
+    def keyed_without_posts(kind, items):
+        return real(kind, [(parts[:-1] if kind == "visitor-page" else parts, make) for parts, make in items])
+
+    monkeypatch.setattr(fragments, "render_many", keyed_without_posts)
+    assert Client().get(f"/games/{game.pk}/").status_code == 200
+    Profile.objects.update_or_create(
+        user=get_user_model().objects.get(username="ann"), defaults={"display_name": "Annie"}
+    )
+    with pytest.raises(fragments.StaleFragment):
+        Client().get(f"/games/{game.pk}/")
