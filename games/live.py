@@ -85,6 +85,11 @@ def _fingerprint_sql() -> str:
     """
 
 
+def posts(fingerprint: tuple) -> int:
+    """How many posts the thread holds, as the fingerprint read them."""
+    return fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_posts")]
+
+
 def etag(request, fingerprint: tuple, *, live: bool) -> str:
     """The ETag of the page the request asks for: per viewer, session, language, time zone and address; keyed
     with the site's secret, so that no tag can be guessed from what a page shows."""

@@ -78,7 +78,9 @@ def thread(request, game_id: int, graveyard: bool = False):
             "body": _quotation(game, quoting, request.GET.get("page")) if quoting else "",
         }
     )
-    response = _thread_page(request, game, state, viewer, name, form, request.GET.get("page"), etag=tags["live"])
+    response = _thread_page(
+        request, game, state, viewer, name, form, request.GET.get("page"), etag=tags["live"], count=live.posts(seen)
+    )
     response["ETag"] = tag
     return _revalidate(response)
 
@@ -100,7 +102,7 @@ def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
     one fragment. Its key is the page's fingerprint (everything a visitor's page shows, live.fingerprint), the
     page's posts as read (their authors' names are in no fingerprint), the page number and the minute its
     countdown counts from; the page around it (the ETag the script sends back) is this request's."""
-    count = seen[len(live.GAME_FIELDS) + live.AGGREGATES.index("live_posts")]
+    count = live.posts(seen)
     number = _page_number(request.GET.get("page"), count)
     posts = Post.objects.filter(game_id=game_id, thread=name).values_list(*POST_FIELDS)
     rows = tuple(posts[(number - 1) * PAGE_SIZE : number * PAGE_SIZE])
@@ -109,7 +111,8 @@ def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
 
     def make() -> str:
         game, state, viewer = load(request, game_id)
-        context = _thread_context(request, game, state, viewer, name, PostForm(initial={"thread": name}), number, etag)
+        form = PostForm(initial={"thread": name})
+        context = _thread_context(request, game, state, viewer, name, form, number, etag, count=count)
         return render_to_string("games/_thread_body.html", context | {"minute": minute}, request)
 
     body = fragments.render("visitor-page", parts, make)
@@ -148,22 +151,25 @@ def _quotation(game, post: Post, page: str | None) -> str:
 
 def _thread_page(
     request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200, preview: str = "",
-    etag: str = "", notes: str | None = None,
+    etag: str = "", notes: str | None = None, count: int | None = None,
 ):  # fmt: skip
-    """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused."""
-    context = _thread_context(request, game, state, viewer, name, form, page_number, etag, preview, notes)
+    """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused; `count`: the
+    thread's posts when the page's fingerprint said it (else counted)."""
+    context = _thread_context(request, game, state, viewer, name, form, page_number, etag, preview, notes, count)
     return render(request, "games/thread.html", context, status=status)
 
 
 def _thread_context(
     request, game, state, viewer, name: str, form: PostForm, page_number, etag: str, preview: str = "",
-    notes: str | None = None,
+    notes: str | None = None, count: int | None = None,
 ) -> dict:  # fmt: skip
     """What the thread's page shows (templates/games/_thread_body.html), for this viewer."""
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     posts = Post.objects.filter(game=game, thread=name).values(*POST_FIELDS)
     paginator = Paginator(posts, PAGE_SIZE)
+    if count is not None:
+        paginator.count = count  # read with the fingerprint already: no second COUNT of a long thread
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
     before = None  # the time of the last post of the page before, after which the page's announcements start
     if page.has_previous():  # that post read with the page's own, in one query
