@@ -20,6 +20,7 @@ from games.access import can_read, is_moderator
 from games.engine import secret_view, summary
 from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
 from games.presenters import POST_FIELDS, post_fragments
+from games.services.forum import mark_read
 from games.services.records import STARTED
 from games.views.common import load, submit
 
@@ -260,6 +261,8 @@ def report_post(request, post_id: int):
     thread = "games:graveyard" if post["thread"] == Post.Thread.GRAVEYARD else "games:thread"
     back = f"{reverse(thread, args=[game.pk])}#post-{post_id}"
     if request.method == "GET":
+        if post["thread"] == Post.Thread.GRAVEYARD:  # who read it may not take a seat (issue 9), as post_history
+            mark_read(request.user, game, post["thread"], post["created_at"])
         context = {"post_html": post_fragments(game.pk, [post])[0], "back": back}
         return render(request, "moderation/report.html", context)
 

@@ -2,10 +2,12 @@
 has a "Report" link to a page of its own, which works without JavaScript."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
 from games.models import Post
+from games.services.knowledge import knows_secrets
 from moderation.models import Report
 from tests.factories import make_user, running_game
 
@@ -62,3 +64,12 @@ def test_the_report_page_is_refused_as_the_report_is(client_for, thread):
     assert client_for("zed").get(f"/moderation/posts/{buried}/report/").status_code == 200
     assert client_for("ann").get("/moderation/posts/999999/report/").status_code == 404
     assert Client().get(f"/moderation/posts/{buried}/report/").status_code == 302  # to sign in
+
+
+def test_a_graveyard_post_read_on_its_report_page_bars_its_reader_from_a_seat(client_for, thread):
+    """The report page shows the post: a graveyard's, read there as in the graveyard, is recorded, so that its
+    reader may not take a seat of that game (issue 9), as the post's history page records it."""
+    game, zed = thread["game"], client_for("zed")
+    assert not knows_secrets(game, get_user_model().objects.get(username="zed"))
+    assert zed.get(f"/moderation/posts/{thread['buried'].pk}/report/").status_code == 200
+    assert knows_secrets(game, get_user_model().objects.get(username="zed"))
