@@ -30,8 +30,9 @@ class AnotherBeat(SystemExit):
     """Raised to stop this beat: another one holds the lock."""
 
 
-# OPTIONS of Django's PostgreSQL backend that are not libpq's or psycopg.connect's.
-DJANGO_ONLY_OPTIONS = {"pool", "server_side_binding", "isolation_level", "assume_role", "cursor_factory"}
+# OPTIONS of Django's PostgreSQL backend that are not libpq's (the lock's one query is not worth preparing).
+DJANGO_ONLY_OPTIONS = {"pool", "server_side_binding", "isolation_level", "assume_role", "cursor_factory",
+                       "prepare_threshold"}  # fmt: skip
 # A live beat asks every CHECK_SECONDS; a beat gone (its machine off, its network cut) leaves a session that
 # PostgreSQL ends after IDLE_SESSION seconds, freeing the lock for another beat; a half-open connection is
 # given up after TCP_USER_TIMEOUT_MS rather than the system's minutes.

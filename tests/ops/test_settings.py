@@ -53,7 +53,8 @@ def test_the_database_urls_options_are_kept():
         "sh",
         "p@ss",
     )
-    assert entry["OPTIONS"] == {"sslmode": "verify-full", "connect_timeout": 5}
+    assert entry["OPTIONS"] == {"sslmode": "verify-full", "connect_timeout": 5, "server_side_binding": True,
+                                "prepare_threshold": 2}  # fmt: skip
     assert entry["CONN_HEALTH_CHECKS"] is True and entry["CONN_MAX_AGE"] == 60
 
 
