@@ -85,6 +85,11 @@ def _fingerprint_sql() -> str:
     """
 
 
+def public(fingerprint: tuple) -> tuple:
+    """The part of a fingerprint every viewer shares: the game's row, its thread's posts, its claims and seats."""
+    return fingerprint[: len(GAME_FIELDS) + AGGREGATES.index("live_own_actions")]
+
+
 def posts(fingerprint: tuple) -> int:
     """How many posts the thread holds, as the fingerprint read them."""
     return fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_posts")]

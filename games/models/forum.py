@@ -26,7 +26,8 @@ class Post(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["game", "thread", "created_at"], name="post_thread_idx")]
+        # A page of a thread is a range of this index (its order, to the id): read from it alone, then joined.
+        indexes = [models.Index(fields=["game", "thread", "created_at", "id"], name="post_page_idx")]
 
     def __str__(self) -> str:
         return f"post {self.pk} in game {self.game_id}"
