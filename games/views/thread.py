@@ -188,12 +188,13 @@ def _thread_context(
     last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
     # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
     read_before = live.read_before(request) if live.is_live(request) else mark_read(request.user, game, name, last)
+    first_new = _first_new(page.object_list, read_before, request.user.pk)
     return {
         "game": game,
         "viewer": viewer,
         "thread": name,
         "page": page,
-        "entries": _with_controls(entries, game, request.user, page, may_quote=not refusal),
+        "entries": _written_entries(entries, game, request.user, page, not refusal, first_new),
         "shared": shared,
         "form": form,
         "refusal": refusal,
@@ -211,7 +212,6 @@ def _thread_context(
         "etag": etag,  # what the page's script sends back when it asks for news
         "live_request": live.is_live(request),
         "live_every": settings.LIVE_POLL_SECONDS,
-        "first_new": _first_new(page.object_list, read_before, request.user.pk),
         # the mark the page's script sends back: on a first visit, this one, so that what comes later is "new"
         "read_mark": (read_before or last).isoformat() if request.user.is_authenticated else "",
     }
@@ -324,20 +324,23 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
     return merged
 
 
-def _with_controls(entries: list[dict], game, reader, page, may_quote: bool) -> list[dict]:
-    """What this reader may do with each post, beside the fragment every reader shares: quote it (who may post),
-    edit it (its author), report it (signed in, another's, not hidden). Written here rather than in the template,
-    with addresses and words found once for the page: in the template the controls cost as much as the rest of
-    the page (issue 30's profile)."""
+def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> str:
+    """The page's entries as HTML: each post's shared fragment in its article with what this reader may do with it
+    (quote it: who may post; edit it: its author; report it: signed in, another's, not hidden), the "New posts" line
+    above `first_new`, and each run of announcements. Written here rather than in the template, with addresses and
+    words found once for the page: in the template the controls cost as much as the rest of the page (issue 30)."""
     reader_id = reader.pk if reader.is_authenticated else None
     edit, report = _address("games:edit_post", game.pk), _address("moderation:report_post")
     words = {key: conditional_escape(text) for key, text in
-             (("quote", _("Reply with quote")), ("edit", _("Edit")), ("report", _("Report")))}  # fmt: skip
+             (("quote", _("Reply with quote")), ("edit", _("Edit")), ("report", _("Report")),
+              ("new", _("New posts")))}  # fmt: skip
+    written = []
     for entry in entries:
         if entry["kind"] != "post":
+            written.append(entry["html"])
             continue
         pk, shown = entry["pk"], entry["hidden_at"] is None
-        entry["own"] = own = reader_id is not None and entry["author_id"] == reader_id
+        own = reader_id is not None and entry["author_id"] == reader_id
         links = []
         if may_quote and shown:
             links += [f'<a href="?page={page.number}&amp;quote={pk}#reply">{words["quote"]}</a>']
@@ -346,8 +349,14 @@ def _with_controls(entries: list[dict], game, reader, page, may_quote: bool) -> 
         links += [f'<a href="#post-{pk}">#</a>']
         if reader_id is not None and not own and shown:
             links += [f'<a href="{report(pk)}" class="report" data-report="{pk}">{words["report"]}</a>']
-        entry["controls"] = mark_safe(" ".join(links))  # ids and addresses of digits, words escaped above
-    return entries
+        if pk == first_new:
+            written.append(f'<p class="new-posts" id="new-posts"><span>{words["new"]}</span></p>')
+        mark = " data-own" if own else ""
+        written.append(
+            f'<article class="entry post" id="post-{pk}"{mark}>\n  {entry["html"]}\n'
+            f"  <footer>{' '.join(links)}</footer>\n</article>\n"
+        )
+    return mark_safe("".join(written))  # fragments, ids and addresses of digits, words escaped above
 
 
 def _address(name: str, *args) -> Callable[[int], str]:
