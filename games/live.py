@@ -1,5 +1,6 @@
 """Live threads: what a game's page shows, fingerprinted in one query, so that a page left open asks "anything
-new?" every few seconds and is answered "no" (304) for the price of that query and the sign-in's.
+new?" every few seconds and is answered "no" (304) for the price of that query and the sign-in's; and a page of
+the thread's posts, read in one query. Both are written out as SQL, once per process.
 
 The fingerprint covers everything a viewer's page of the thread shows: the game row (status, step, events, who
 owes a move, deadline, pause, lock), the thread's posts (new, edited, hidden or unhidden, their authors deleted),
@@ -12,13 +13,16 @@ carries the minute, since without JavaScript its countdown is the server's text.
 from datetime import datetime
 from functools import cache
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
-from .models import Absence, ActionRecord, Claim, Game, Note, Post, Seat, ThreadRead
+from .models import Absence, ActionRecord, Claim, Game, Note, Post, Profile, Seat, ThreadRead
+
+User = get_user_model()
 
 GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name")
 AGGREGATES = (
@@ -85,9 +89,57 @@ def _fingerprint_sql() -> str:
     """
 
 
+# A post as a thread's page shows it (games.presenters.POST_FIELDS), column by column.
+POST_COLUMNS = ("p.id", "p.author_id", "p.html", "p.created_at", "p.edited_at", "p.hidden_at", "u.username",
+                "f.display_name")  # fmt: skip
+MOMENTS = tuple(POST_COLUMNS.index(column) for column in ("p.created_at", "p.edited_at", "p.hidden_at"))
+
+
+def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
+    """Posts `start` to `stop` of the thread, in its order, as plain rows of POST_COLUMNS. Their ids are read from
+    the thread's index alone (post_page_idx), then those rows only, joined with their authors: joined first, the
+    page after an OFFSET read, joined and sorted every post before it (4.7 ms of PostgreSQL for the last page of a
+    1,000-post thread). Written out like the fingerprint: built by the ORM, the query cost 3 ms of Python."""
+    with connection.cursor() as cursor:
+        cursor.execute(_page_sql(), {"game": game_id, "thread": thread, "start": start, "count": stop - start})
+        rows = cursor.fetchall()
+    convert = _datetime_converters()
+    return [tuple(convert(value) if n in MOMENTS else value for n, value in enumerate(row)) for row in rows]
+
+
+@cache
+def _page_sql() -> str:
+    post, user, profile = (connection.ops.quote_name(m._meta.db_table) for m in (Post, User, Profile))
+    return f"""
+        SELECT {", ".join(POST_COLUMNS)}
+        FROM {post} p LEFT JOIN {user} u ON u.id = p.author_id LEFT JOIN {profile} f ON f.user_id = u.id
+        WHERE p.id IN (SELECT id FROM {post} WHERE game_id = %(game)s AND thread = %(thread)s
+                       ORDER BY created_at, id LIMIT %(count)s OFFSET %(start)s)
+        ORDER BY p.created_at, p.id
+    """
+
+
+def _datetime_converters():
+    """A moment as the ORM would give it: PostgreSQL's are datetimes already, SQLite's text read as UTC."""
+    column = Post._meta.get_field("created_at").get_col("p")
+    converters = connection.ops.get_db_converters(column) + column.field.get_db_converters(connection)
+
+    def convert(value):
+        for converter in converters:
+            value = converter(value, column, connection)
+        return value
+
+    return convert
+
+
 def public(fingerprint: tuple) -> tuple:
     """The part of a fingerprint every viewer shares: the game's row, its thread's posts, its claims and seats."""
     return fingerprint[: len(GAME_FIELDS) + AGGREGATES.index("live_own_actions")]
+
+
+def read_mark(fingerprint: tuple) -> datetime | None:
+    """The viewer's read mark in the thread, as the fingerprint read it (None: never read, or a visitor)."""
+    return _datetime_converters()(fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_read_mark")])
 
 
 def posts(fingerprint: tuple) -> int:

@@ -127,17 +127,25 @@ def _claim_office(game: Game, user, round_number: int, cards: str) -> str:
     return office
 
 
-def mark_read(user, game: Game, thread: str, up_to: datetime) -> datetime | None:
+UNKNOWN = object()  # mark_read's `known` when the caller has not read the user's mark
+
+
+def mark_read(user, game: Game, thread: str, up_to: datetime, known=UNKNOWN) -> datetime | None:
     """Remember the newest post the user has seen in the thread; returns the mark it had before (None: the
-    user had never read it), which the page's "new posts" line starts from."""
+    user had never read it), which the page's "new posts" line starts from. `known`: that mark as the caller read
+    it already (the page's fingerprint holds it), so that one query at most moves it (none if it is there already);
+    a mark moved since by another of the user's requests is only ever moved forward."""
     if not user.is_authenticated:
         return None
-    read, created = ThreadRead.objects.get_or_create(
-        user=user, game=game, thread=thread, defaults={"last_read_at": up_to}
-    )
-    if not created and read.last_read_at < up_to:
-        ThreadRead.objects.filter(pk=read.pk).update(last_read_at=up_to)
-    return None if created else read.last_read_at
+    reads = ThreadRead.objects.filter(user=user, game=game, thread=thread)
+    if known is UNKNOWN:
+        known = reads.values_list("last_read_at", flat=True).first()
+    if known is None:  # inserted by another of the user's requests meanwhile: moved forward below
+        row = ThreadRead(user=user, game=game, thread=thread, last_read_at=up_to)
+        ThreadRead.objects.bulk_create([row], ignore_conflicts=True)
+    if known is None or known < up_to:
+        reads.filter(last_read_at__lt=up_to).update(last_read_at=up_to)
+    return known
 
 
 def _check_body(body: str) -> str:

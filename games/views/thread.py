@@ -106,7 +106,7 @@ def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
     countdown counts from; the page around it (the ETag the script sends back) is this request's."""
     count = live.posts(seen)
     number = _page_number(request.GET.get("page"), count)
-    rows = tuple(_page_posts(game_id, name, (number - 1) * PAGE_SIZE, number * PAGE_SIZE).values_list(*POST_FIELDS))
+    rows = tuple(live.page_posts(game_id, name, (number - 1) * PAGE_SIZE, number * PAGE_SIZE))
     minute = timezone.now().replace(second=0, microsecond=0)
     parts = (game_id, name, number, seen, minute, live.is_live(request), rows)
 
@@ -173,7 +173,8 @@ def _thread_context(
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
     # The page's posts, with the last of the page before (its time starts the page's announcements), in one query.
     first = (page.number - 1) * PAGE_SIZE
-    page.object_list = list(_page_posts(game.pk, name, max(0, first - 1), first + PAGE_SIZE).values(*POST_FIELDS))
+    rows = live.page_posts(game.pk, name, max(0, first - 1), first + PAGE_SIZE)
+    page.object_list = [dict(zip(POST_FIELDS, row, strict=True)) for row in rows]
     before = page.object_list.pop(0)["created_at"] if first and page.object_list else None
     # The log as plain rows, never as model objects, read once if the shared parts or the panel need it.
     log = GameEvent.objects.filter(game=game).values_list("type", "data", "created_at", named=True)
@@ -187,7 +188,11 @@ def _thread_context(
     # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
     last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
     # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
-    read_before = live.read_before(request) if live.is_live(request) else mark_read(request.user, game, name, last)
+    if live.is_live(request):
+        read_before = live.read_before(request)
+    else:
+        known = live.read_mark(seen) if seen is not None else forum.UNKNOWN
+        read_before = mark_read(request.user, game, name, last, known)
     first_new = _first_new(page.object_list, read_before, request.user.pk)
     return {
         "game": game,
@@ -215,14 +220,6 @@ def _thread_context(
         # the mark the page's script sends back: on a first visit, this one, so that what comes later is "new"
         "read_mark": (read_before or last).isoformat() if request.user.is_authenticated else "",
     }
-
-
-def _page_posts(game_id: int, thread: str, start: int, stop: int):
-    """Posts `start` to `stop` of the thread, in its order: their ids read from the thread's index alone
-    (post_page_idx), then those rows only, joined with their authors. Joined first, a page past an OFFSET read, joined
-    and sorted every post before it (4.7 ms of PostgreSQL for the last page of a 1,000-post thread)."""
-    ids = Post.objects.filter(game_id=game_id, thread=thread).order_by("created_at", "pk").values("pk")[start:stop]
-    return Post.objects.filter(pk__in=ids).order_by("created_at", "pk")
 
 
 def _shared_parts(game, state, name: str, page, before, events: Callable[[], list], minute, seen) -> dict:
