@@ -21,6 +21,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
 from .models import Absence, ActionRecord, Claim, Game, Note, Post, Profile, Seat, ThreadRead
+from .rows import moment_converter
 
 User = get_user_model()
 
@@ -103,7 +104,7 @@ def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(_page_sql(), {"game": game_id, "thread": thread, "start": start, "count": stop - start})
         rows = cursor.fetchall()
-    convert = _datetime_converters()
+    convert = moment_converter()
     return [tuple(convert(value) if n in MOMENTS else value for n, value in enumerate(row)) for row in rows]
 
 
@@ -119,19 +120,6 @@ def _page_sql() -> str:
     """
 
 
-def _datetime_converters():
-    """A moment as the ORM would give it: PostgreSQL's are datetimes already, SQLite's text read as UTC."""
-    column = Post._meta.get_field("created_at").get_col("p")
-    converters = connection.ops.get_db_converters(column) + column.field.get_db_converters(connection)
-
-    def convert(value):
-        for converter in converters:
-            value = converter(value, column, connection)
-        return value
-
-    return convert
-
-
 def public(fingerprint: tuple) -> tuple:
     """The part of a fingerprint every viewer shares: the game's row, its thread's posts, its claims and seats."""
     return fingerprint[: len(GAME_FIELDS) + AGGREGATES.index("live_own_actions")]
@@ -139,7 +127,7 @@ def public(fingerprint: tuple) -> tuple:
 
 def read_mark(fingerprint: tuple) -> datetime | None:
     """The viewer's read mark in the thread, as the fingerprint read it (None: never read, or a visitor)."""
-    return _datetime_converters()(fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_read_mark")])
+    return moment_converter()(fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_read_mark")])
 
 
 def posts(fingerprint: tuple) -> int:
