@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from .engine import GameState, SeatStatus
 from .engine.views import in_legislative_session
-from .models import Game, Post, Seat
+from .models import Game, Post, Seat, rows
 
 
 @dataclass(frozen=True)
@@ -32,11 +32,11 @@ class Viewer:
 def viewer_for(game: Game, user, state: GameState | None) -> Viewer:
     if user is None or not user.is_authenticated:
         return Viewer(None, None, False, False)
-    rows = [seat for seat in game.seats.all() if seat.user_id == user.pk]
-    seat = next((row for row in rows if row.active and row.number is not None), None)
+    held = [seat for seat in rows.seats(game) if seat.user_id == user.pk]
+    seat = next((row for row in held if row.active and row.number is not None), None)
     alive = bool(seat and state and state.seats[seat.number].status == SeatStatus.ALIVE)
-    waiting = any(row.pending or (row.active and row.number is None) for row in rows)
-    return Viewer(user, seat, bool(rows), alive, waiting)
+    waiting = any(row.pending or (row.active and row.number is None) for row in held)
+    return Viewer(user, seat, bool(held), alive, waiting)
 
 
 MODERATE = "moderation.moderate"  # the moderators' permission, given to the "moderators" group
@@ -47,10 +47,10 @@ def is_moderator(user) -> bool:
 
 
 def access_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_related("created_by").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no such game.")) from None
+    game = rows.game(game_id)
+    if game is None:
+        raise Http404(_("There is no such game."))
+    return game
 
 
 def is_over(game: Game) -> bool:

@@ -21,7 +21,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
 from .models import Absence, ActionRecord, Claim, Game, Note, Post, Profile, Seat, ThreadRead
-from .rows import moment_converter
+from .models.rows import moment_converter
 
 User = get_user_model()
 

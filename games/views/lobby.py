@@ -16,10 +16,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import fragments, rows
+from games import fragments
 from games.access import access_game
 from games.forms import GameForm
-from games.models import Game, Seat
+from games.models import Game, Seat, rows
 from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 
