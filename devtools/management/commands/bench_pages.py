@@ -7,7 +7,7 @@ and a lobby listing them among `--lobby-games` more (500: open, running and fini
 different game's page at each step, in turn through the games, as another reader: no page is asked twice in a row
 by one reader, so that nothing kept per reader can meet the figure. The kinds, each beside its own limit:
 - a thread page read anonymously, and signed in by a spectator: the last page, or at every other step another
-  page of the thread;
+  page of the thread (`--last-pages-only`: the last page at every step, as the peer's page was measured);
 - the lobby, signed in and anonymous;
 - a player's page (the thread's last page with their panel), read by one of the game's seated players.
 The limits: a bare view that loads the session and the user and answers 222 bytes (devtools/views.py), through
@@ -76,6 +76,7 @@ class Visit:
 class World:
     threads: list[Thread]
     readers: list[str]
+    last_pages_only: bool = False  # the thread kinds read only last pages, as the peer's page was measured
 
     def thread(self, client: int, turn: int) -> Thread:
         return self.threads[(client + turn) % len(self.threads)]
@@ -87,9 +88,9 @@ class World:
         return next(name for name in candidates if not_in is None or name not in not_in.players)
 
     def thread_page(self, client: int, turn: int, picks: random.Random, *, signed_in: bool) -> Visit:
-        """The thread's last page, or at every other turn another of its pages."""
+        """The thread's last page, or at every other turn another of its pages (unless `last_pages_only`)."""
         thread = self.thread(client, turn)
-        page = thread.pages() if turn % 2 == 0 else picks.randint(1, thread.pages())
+        page = thread.pages() if turn % 2 == 0 or self.last_pages_only else picks.randint(1, thread.pages())
         reader = self.reader(client, turn, not_in=thread) if signed_in else None
         return Visit(f"/games/{thread.pk}/?page={page}", reader, _texts(thread.name, thread.last_post_on(page)))
 
@@ -157,8 +158,12 @@ class Command(BaseCommand):
         parser.add_argument("--min-posts", type=int, default=200)
         parser.add_argument("--max-posts", type=int, default=1000)
         parser.add_argument("--lobby-games", type=int, default=500)
+        parser.add_argument("--last-pages-only", action="store_true", help="the thread kinds read last pages only")
 
-    def handle(self, *args, clients, seconds, workers, readers, games, min_posts, max_posts, lobby_games, **options):
+    def handle(
+        self, *args, clients, seconds, workers, readers, games, min_posts, max_posts, lobby_games, last_pages_only,
+        **options,
+    ):  # fmt: skip
         if connection.vendor != "postgresql":
             raise CommandError("bench_pages measures PostgreSQL: set DATABASE_URL (make bench-pages does)")
         if readers <= SEATS or games < 1 or not 0 < min_posts <= max_posts:
@@ -166,7 +171,7 @@ class Command(BaseCommand):
         try:
             names = self._readers(readers)
             self._lobby(lobby_games, names[0])
-            world = World(self._threads(games, min_posts, max_posts, names), names)
+            world = World(self._threads(games, min_posts, max_posts, names), names, last_pages_only)
             sessions = signed_in_sessions(get_user_model().objects.filter(username__in=names))
             results = self._measure(world, sessions, clients, seconds, workers)
         finally:
@@ -176,7 +181,8 @@ class Command(BaseCommand):
             limit = results[LIMIT_OF.get(kind, "limit_signed_in")]["per_second"]
             results[kind]["share_of_limit"] = round(results[kind]["per_second"] / limit, 3) if limit else 0.0
             results[kind]["target_share"] = target
-        world_sizes = {"readers": readers, "games": games, "posts": [min_posts, max_posts], "lobby_games": lobby_games}
+        world_sizes = {"readers": readers, "games": games, "posts": [min_posts, max_posts], "lobby_games": lobby_games,
+                       "last_pages_only": last_pages_only}  # fmt: skip
         self.stdout.write(json.dumps({"clients": clients, "workers": workers, **world_sizes, **results}))
 
     def _measure(self, world: World, sessions: dict, clients: int, seconds: float, workers: int) -> dict:
