@@ -127,12 +127,26 @@ def public(fingerprint: tuple) -> tuple:
 
 def read_mark(fingerprint: tuple) -> datetime | None:
     """The viewer's read mark in the thread, as the fingerprint read it (None: never read, or a visitor)."""
-    return moment_converter()(fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_read_mark")])
+    return moment_converter()(_aggregate(fingerprint, "live_read_mark"))
+
+
+def _aggregate(fingerprint: tuple, name: str):
+    return fingerprint[len(GAME_FIELDS) + AGGREGATES.index(name)]
+
+
+def has_absences(fingerprint: tuple) -> bool:
+    """Whether the viewer has announced any absence in this game, as the fingerprint counted them."""
+    return bool(_aggregate(fingerprint, "live_own_absences"))
+
+
+def has_notes(fingerprint: tuple) -> bool:
+    """Whether the viewer keeps notes on this game, as the fingerprint read them."""
+    return _aggregate(fingerprint, "live_own_notes") is not None
 
 
 def posts(fingerprint: tuple) -> int:
     """How many posts the thread holds, as the fingerprint read them."""
-    return fingerprint[len(GAME_FIELDS) + AGGREGATES.index("live_posts")]
+    return _aggregate(fingerprint, "live_posts")
 
 
 def etag(request, fingerprint: tuple, *, live: bool) -> str:

@@ -209,7 +209,7 @@ def private_panel(game: Game, state: GameState, seat: int, events: list[GameEven
     for hand in view["hands"]:
         own_choice = "president_discarded" if hand["role"] == "president" else "policy_enacted"
         hand["at_random"] = (own_choice, hand["round"]) in at_random
-    moves = [action for action in legal_actions(state) if action.by == seat] if not state.over else []
+    moves = [action for action in legal_actions(state, seat) if action.by == seat] if not state.over else []
     kinds = {action.type for action in moves}
     return {
         **view,

@@ -177,7 +177,7 @@ def _thread_context(
     page.object_list = [dict(zip(POST_FIELDS, row, strict=True)) for row in rows]
     before = page.object_list.pop(0)["created_at"] if first and page.object_list else None
     # The log as plain rows, never as model objects, read once if the shared parts or the panel need it.
-    log = GameEvent.objects.filter(game=game).values_list("type", "data", "created_at", named=True)
+    log = GameEvent.objects.filter(game=game).order_by("index").values_list("type", "data", "created_at", named=True)
     events = cache(lambda: list(log))
     minute = timezone.now().replace(second=0, microsecond=0)  # the countdown counts from it, as the lobby's
     shared = _shared_parts(game, state, name, page, before, events, minute, seen)
@@ -209,12 +209,10 @@ def _thread_context(
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "signups": _signups(game) if game.status == game.Status.OPEN else [],
         "preview": preview,
-        "absences": list(Absence.objects.filter(seat=viewer.seat).select_related("seat__game"))
-        if viewer.is_player
-        else [],
+        "absences": _own_absences(viewer, seen),
         "now": timezone.now(),
         # Only the author's own notes, only on their own page (never a moderator's page, an email or the API of others).
-        "notes": _own_notes(game, viewer, notes),
+        "notes": _own_notes(game, viewer, notes, seen),
         "etag": etag,  # what the page's script sends back when it asks for news
         "live_request": live.is_live(request),
         "live_every": settings.LIVE_POLL_SECONDS,
@@ -279,10 +277,25 @@ def _reply_fields(form: PostForm) -> str:
     return mark_safe(html)  # the widgets' own escaping
 
 
-def _own_notes(game, viewer, sent: str | None) -> dict | None:
+def _own_absences(viewer, seen: tuple | None) -> list:
+    """The player's absences in this game, each knowing its seat and game; not asked for when the page's
+    fingerprint `seen` counted none."""
+    if not viewer.is_player or (seen is not None and not live.has_absences(seen)):
+        return []
+    absences = list(Absence.objects.filter(seat=viewer.seat))
+    for absence in absences:
+        absence.seat = viewer.seat  # which knows its game (the template asks whether it still runs)
+    return absences
+
+
+def _own_notes(game, viewer, sent: str | None, seen: tuple | None = None) -> dict | None:
+    """The viewer's notes (`sent`: as they sent them, kept when refused); not asked for when the page's fingerprint
+    `seen` found none."""
     if not viewer.signed_up:
         return None
-    return {"body": notes_of(game, viewer.user) if sent is None else sent, "limit": Note.MAX_BODY}
+    if sent is None:
+        sent = "" if seen is not None and not live.has_notes(seen) else notes_of(game, viewer.user)
+    return {"body": sent, "limit": Note.MAX_BODY}
 
 
 def _first_new(posts, read_before, reader_id: int | None) -> int | None:
