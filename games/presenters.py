@@ -243,18 +243,21 @@ CLAIM_CHOICES = {"president": ["FFF", "FFL", "FLL", "LLL"], "chancellor": ["FF",
 
 
 def seat_claims(game: Game, state: GameState, seat: int) -> list[dict]:
-    """The sessions this seat sat in, once over, each with its filed claim or the choices to file one."""
-    filed = {(claim.round, claim.office): claim for claim in game.claims.all()}
-    items = []
-    for session in state.sessions:
-        if not session.over:
-            continue  # R18: nothing is said about a session before it is over
-        for office, member in (("president", session.president_seat), ("chancellor", session.chancellor_seat)):
-            if member == seat:
-                claim = filed.get((session.round, office))
-                items.append({"round": session.round, "office": office, "filed": claim,
-                              "choices": [] if claim else CLAIM_CHOICES[office]})  # fmt: skip
-    return items
+    """The sessions this seat sat in, once over, each with its filed claim or the choices to file one (the claims
+    read only for a seat that sat in one)."""
+    sat = [
+        (session.round, office)
+        for session in state.sessions
+        if session.over  # R18: nothing is said about a session before it is over
+        for office, member in (("president", session.president_seat), ("chancellor", session.chancellor_seat))
+        if member == seat
+    ]
+    filed = {(claim.round, claim.office): claim for claim in game.claims.all()} if sat else {}
+    return [
+        {"round": round_number, "office": office, "filed": filed.get((round_number, office)),
+         "choices": [] if (round_number, office) in filed else CLAIM_CHOICES[office]}
+        for round_number, office in sat
+    ]  # fmt: skip
 
 
 def claim_question(office: str, round_number: int, cards: str) -> str:
