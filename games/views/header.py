@@ -1,10 +1,17 @@
-"""The header every page carries: for a visitor (not signed in), its links are the same for every visitor of a
-language and address, so they are kept as a fragment (games/fragments.py), the token of its forms put in for
-each request. A signed-in reader's are their own (their name, their unread count): the template renders them."""
+"""What a visitor (not signed in) is shown alike: the header's links of every page, the same for every visitor
+of a language and address, kept as a fragment (games/fragments.py); and a whole page where nothing else in it is
+the visitor's own (the lobby). Each is kept with a placeholder where the forms' CSRF token goes, replaced by the
+request's. A signed-in reader's header is their own (their name, their unread count): the template renders it."""
 
+from collections.abc import Callable, Hashable, Mapping
+from types import MappingProxyType
+
+from django.contrib import messages
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from games import fragments
@@ -15,8 +22,8 @@ TOKEN = "csrf-token-of-this-request"  # where the request's CSRF token goes in t
 class _Links:
     """The visitor's links, rendered only if the page shows them (a context processor runs for every page)."""
 
-    def __init__(self, request):
-        self.request = request
+    def __init__(self, request, token: str | None = None):
+        self.request, self.token = request, token  # `token`: the one to put in (default: the request's)
 
     def __html__(self) -> str:
         request = self.request
@@ -24,7 +31,7 @@ class _Links:
         context = {"user": request.user, "request": request, "csrf_token": TOKEN,
                    "LANGUAGE_CODE": translation.get_language()}  # fmt: skip
         html = fragments.render("visitor-links", path, lambda: render_to_string("_site_links.html", context))
-        return mark_safe(html.replace(TOKEN, get_token(request)))
+        return mark_safe(html.replace(TOKEN, self.token or get_token(request)))
 
     __str__ = __html__
 
@@ -35,3 +42,25 @@ def visitor_links(request) -> dict:
     if user is None or user.is_authenticated:
         return {}
     return {"visitor_links": _Links(request)}
+
+
+def visitor_page(
+    request, kind: str, parts: Hashable, template: str, context: Callable[[], dict],
+    filled: Mapping[str, str] = MappingProxyType({}),
+) -> HttpResponse | None:  # fmt: skip
+    """The page `template` for a visitor, kept whole as the fragment `kind` keyed by `parts` (everything it shows
+    but the language, zone and address, which every fragment's key holds) and rendered from `context()` when not
+    kept; `filled`: the context's values that are this request's own (the live tag), kept as placeholders and put
+    in. None for a signed-in reader, or a visitor with messages waiting (shown to them, once)."""
+    if request.user.is_authenticated or len(messages.get_messages(request)):
+        return None
+    holes = {name: f"{name}-of-this-request" for name in filled}
+
+    def make() -> str:
+        kept = {"csrf_token": TOKEN, "visitor_links": _Links(request, TOKEN)}  # the placeholder, not this token
+        return render_to_string(template, context() | holes | kept, request)
+
+    html = fragments.render(kind, (request.get_full_path(), parts), make).replace(TOKEN, get_token(request))
+    for name, value in filled.items():
+        html = html.replace(holes[name], conditional_escape(value))
+    return HttpResponse(html)

@@ -24,6 +24,7 @@ from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 
 from .common import attempt, load
+from .header import visitor_page
 
 # The columns each public list shows (games/_*_games.html), and nothing else, read as plain rows: a game row has
 # some forty columns, and a model object per game was most of the lobby's time (issues 14, 30). Each list is one
@@ -42,13 +43,19 @@ def home(request):
     # The time left to each deadline is counted from the minute: the running list's key holds it, so that the
     # list is made once a minute, not once a reader; the reader's own games count from it too, and agree.
     minute = timezone.now().replace(second=0, microsecond=0)
-    context = {"mine": _my_games(request.user), "my_finished": _my_finished_games(request.user), "minute": minute}
-    return render(request, "games/home.html", context | _public_lists(minute))
+    lists = _public_rows()
+
+    def context() -> dict:
+        mine = {"mine": _my_games(request.user), "my_finished": _my_finished_games(request.user), "minute": minute}
+        return mine | _public_lists(lists, minute)
+
+    # A visitor's lobby is the same for every visitor of a language and zone: the whole page is one fragment.
+    page = visitor_page(request, "visitor-lobby", (lists, minute), "games/home.html", context)
+    return page or render(request, "games/home.html", context())
 
 
-def _public_lists(minute: datetime) -> dict[str, str]:
-    """The lobby's open, running and finished games as HTML, from the fragment cache in one round trip; a list
-    with no game stays empty (the page says so itself)."""
+def _public_rows() -> dict[str, tuple]:
+    """The lobby's open, running and finished games, each list as the rows it shows."""
     moment = rows.moment_converter()
     params = {"public": Game.Visibility.PUBLIC, "open": Game.Status.OPEN, "running": Game.Status.RUNNING,
               "finished": Game.Status.FINISHED, "cancelled": Game.Status.CANCELLED, "listed": LISTED,
@@ -61,7 +68,12 @@ def _public_lists(minute: datetime) -> dict[str, str]:
         running = tuple(RunningGame(pk, name, moment(deadline)) for pk, name, deadline in cursor.fetchall())
         cursor.execute(queries["finished_games"], params)
         finished = tuple(FinishedGame(*row) for row in cursor.fetchall())
-    lists = {"open_games": opened, "running_games": running, "finished_games": finished}
+    return {"open_games": opened, "running_games": running, "finished_games": finished}
+
+
+def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:
+    """The lists as HTML, from the fragment cache in one round trip; a list with no game stays empty (the page
+    says so itself)."""
     shown = [name for name, games in lists.items() if games]
     if not shown:
         return lists

@@ -46,6 +46,7 @@ from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
 
 from .common import first_error, load
+from .header import visitor_page
 
 PAGE_SIZE = 25
 
@@ -100,27 +101,27 @@ def _visitors_page(request, thread: str, seen: tuple) -> bool:
 
 
 def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
-    """The thread's page for a visitor: its body the same for every visitor of a language and time zone, kept as
-    one fragment. Its key is the page's fingerprint (everything a visitor's page shows, live.fingerprint), the
-    page's posts as read (their authors' names are in no fingerprint), the page number and the minute its
-    countdown counts from; the page around it (the ETag the script sends back) is this request's."""
+    """The thread's page for a visitor, the same for every visitor of a language and time zone but for its live tag
+    (the ETag the script sends back), kept whole as one fragment (header.visitor_page). Its key is the page's
+    fingerprint (everything a visitor's page shows, live.fingerprint), the page's posts as read (their authors'
+    names are in no fingerprint), the page number and the minute its countdown counts from."""
     count = live.posts(seen)
     number = _page_number(request.GET.get("page"), count)
     rows = tuple(live.page_posts(game_id, name, (number - 1) * PAGE_SIZE, number * PAGE_SIZE))
     minute = timezone.now().replace(second=0, microsecond=0)
     parts = (game_id, name, number, seen, minute, live.is_live(request), rows)
 
-    def make() -> str:
+    def context() -> dict:
         game, state, viewer = load(request, game_id)
         form = PostForm(initial={"thread": name})
-        context = _thread_context(request, game, state, viewer, name, form, number, etag, seen=seen)
-        return render_to_string("games/_thread_body.html", context, request)
+        thread_context = _thread_context(request, game, state, viewer, name, form, number, etag, seen=seen)
+        body = render_to_string("games/_thread_body.html", thread_context, request)
+        title = seen[live.GAME_FIELDS.index("name")]
+        return {"game": {"pk": game_id, "name": title}, "thread": name, "body": mark_safe(body),
+                "live_every": settings.LIVE_POLL_SECONDS, "read_mark": ""}  # fmt: skip
 
-    body = fragments.render("visitor-page", parts, make)
-    title = seen[live.GAME_FIELDS.index("name")]
-    context = {"game": {"pk": game_id, "name": title}, "thread": name, "body": mark_safe(body), "etag": etag,
-               "live_every": settings.LIVE_POLL_SECONDS, "read_mark": ""}  # fmt: skip
-    return render(request, "games/thread.html", context)
+    page = visitor_page(request, "visitor-page", parts, "games/thread.html", context, filled={"etag": etag})
+    return page or render(request, "games/thread.html", context() | {"etag": etag})
 
 
 def _page_number(asked: str | None, posts: int) -> int:

@@ -1,6 +1,7 @@
-"""Issue 30: a visitor's header links are kept as a fragment (games/views/header.py), with this request's CSRF
-token put in: the same bytes as the template renders them, in every language and at every address, and their
-language form still works with CSRF checks on; a signed-in reader's links are their own."""
+"""Issue 30: what a visitor is shown alike is kept (games/views/header.py), with this request's own values put in:
+the header's links, the same bytes as the template renders them in every language and at every address, their
+language form working with CSRF checks on; the whole lobby, and a thread's page with its live tag, each visitor's
+own; a visitor with a message waiting sees it; a signed-in reader's links are their own."""
 
 import re
 
@@ -9,7 +10,7 @@ from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from tests.factories import make_user
+from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
@@ -47,3 +48,36 @@ def test_a_signed_in_readers_links_are_their_own(client_for):
     make_user("zed")
     page = client_for("zed").get("/").content.decode()
     assert "(zed)" in nav(page) and "/accounts/login/" not in nav(page)
+
+
+def test_a_visitors_lobby_is_kept_whole_and_each_visitor_gets_a_token_of_their_own():
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    pages = [client.get("/").content.decode() for client in (first, second, first)]
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1) for page in pages]
+    assert TOKEN.sub("TOKEN", pages[0]) == TOKEN.sub("TOKEN", pages[1]) == TOKEN.sub("TOKEN", pages[2])
+    assert "csrf-token-of-this-request" not in "".join(pages)
+    for client, token in ((first, tokens[2]), (second, tokens[1])):
+        assert client.post("/language/", {"csrfmiddlewaretoken": token, "language": "es"}).status_code == 302
+
+
+def test_a_visitor_with_a_message_waiting_sees_it_on_the_lobby_and_nobody_else_does(client_for):
+    make_user("zed")
+    leaving = client_for("zed")
+    leaving.get("/")
+    leaving.post("/accounts/logout/")  # "You have signed out." waits for the next page
+    shown = leaving.get("/").content.decode()
+    assert 'class="messages"' in shown
+    assert 'class="messages"' not in Client().get("/").content.decode()
+    assert 'class="messages"' not in leaving.get("/").content.decode()  # shown once
+
+
+def test_a_visitors_thread_page_is_kept_whole_with_each_visitors_own_live_tag():
+    game = running_game(5)
+    first, second = Client(), Client()
+    tags = []
+    for client in (first, second, first):
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        tags.append(re.search(r'data-etag="([^"]*)"', page).group(1).replace("&quot;", '"'))
+    assert tags[0] == tags[2] != tags[1] and "etag-of-this-request" not in "".join(tags)
+    asked = first.get(f"/games/{game.pk}/", HTTP_IF_NONE_MATCH=tags[0], HTTP_X_LIVE="1")
+    assert asked.status_code == 304  # the page's own tag: nothing changed
