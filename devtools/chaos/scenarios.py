@@ -226,7 +226,8 @@ def using_database(url: str):
 
 
 def waiting_on_a_lock(url: str, statement: str) -> bool:
-    """Whether a session of the site is blocked on a lock in a statement starting with `statement`."""
+    """Whether a session of the site is blocked on a lock in a statement starting with `statement` (a LIKE
+    pattern: % stands for any text)."""
     with psycopg.connect(url, autocommit=True) as probe:
         query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s"
         return probe.execute(query, (statement + "%",)).fetchone()[0] > 0
@@ -290,7 +291,8 @@ def _restart_mid_move(cluster: PostgresCluster, site: Site, url: str, made: Game
     answers = []
     moving = threading.Thread(target=lambda: answers.append(player.move(game)))
     moving.start()
-    if not wait_until(lambda: waiting_on_a_lock(url, 'SELECT "games_game"'), 30, 0.1):
+    # The move locks the game's row (games/models/rows.py: its columns, then FOR UPDATE).
+    if not wait_until(lambda: waiting_on_a_lock(url, 'SELECT %FROM "games_game" WHERE id = % FOR UPDATE'), 30, 0.1):
         raise RuntimeError(f"the move never reached the game's row:\n{site.log('web')}")
     cluster.restart()
     holder.close()
