@@ -17,21 +17,23 @@ from django.utils.safestring import mark_safe
 from games import fragments
 
 TOKEN = "csrf-token-of-this-request"  # where the request's CSRF token goes in the kept links (letters and dashes)
+HERE = "address-of-this-request"  # where its address goes (the language form's `next`): not in any key, so that
+# no address a visitor makes up (?x=1, ?x=2, ...) adds a fragment to the cache
 
 
 class _Links:
     """The visitor's links, rendered only if the page shows them (a context processor runs for every page)."""
 
-    def __init__(self, request, token: str | None = None):
-        self.request, self.token = request, token  # `token`: the one to put in (default: the request's)
+    def __init__(self, request, *, placeholders: bool = False):
+        self.request, self.placeholders = request, placeholders  # inside a kept page: filled with the page
 
     def __html__(self) -> str:
         request = self.request
-        path = request.get_full_path()
-        context = {"user": request.user, "request": request, "csrf_token": TOKEN,
+        context = {"user": request.user, "request": request, "csrf_token": TOKEN, "here": HERE,
                    "LANGUAGE_CODE": translation.get_language()}  # fmt: skip
-        html = fragments.render("visitor-links", path, lambda: render_to_string("_site_links.html", context))
-        return mark_safe(html.replace(TOKEN, self.token or get_token(request)))
+        language = context["LANGUAGE_CODE"]  # all they show (every fragment's key holds it, and the zone, already)
+        html = fragments.render("visitor-links", language, lambda: render_to_string("_site_links.html", context))
+        return mark_safe(html if self.placeholders else _fill(html, request))
 
     __str__ = __html__
 
@@ -49,7 +51,7 @@ def visitor_page(
     filled: Mapping[str, str] = MappingProxyType({}),
 ) -> HttpResponse | None:  # fmt: skip
     """The page `template` for a visitor, kept whole as the fragment `kind` keyed by `parts` (everything it shows
-    but the language, zone and address, which every fragment's key holds) and rendered from `context()` when not
+    but the language and zone, which every fragment's key holds, and the address) and rendered from `context()` when not
     kept; `filled`: the context's values that are this request's own (the live tag), kept as placeholders and put
     in. None for a signed-in reader, or a visitor with messages waiting (shown to them, once)."""
     if request.user.is_authenticated or len(messages.get_messages(request)):
@@ -57,10 +59,15 @@ def visitor_page(
     holes = {name: f"{name}-of-this-request" for name in filled}
 
     def make() -> str:
-        kept = {"csrf_token": TOKEN, "visitor_links": _Links(request, TOKEN)}  # the placeholder, not this token
+        kept = {"csrf_token": TOKEN, "here": HERE, "visitor_links": _Links(request, placeholders=True)}
         return render_to_string(template, context() | holes | kept, request)
 
-    html = fragments.render(kind, (request.get_full_path(), parts), make).replace(TOKEN, get_token(request))
+    html = _fill(fragments.render(kind, parts, make), request)
     for name, value in filled.items():
         html = html.replace(holes[name], conditional_escape(value))
     return HttpResponse(html)
+
+
+def _fill(html: str, request) -> str:
+    """Kept HTML with this request's address and CSRF token put in."""
+    return html.replace(HERE, conditional_escape(request.get_full_path())).replace(TOKEN, get_token(request))

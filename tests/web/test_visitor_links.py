@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 from django.utils import translation
 
+from games import fragments
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +82,18 @@ def test_a_visitors_thread_page_is_kept_whole_with_each_visitors_own_live_tag():
     assert tags[0] == tags[2] != tags[1] and "etag-of-this-request" not in "".join(tags)
     asked = first.get(f"/games/{game.pk}/", HTTP_IF_NONE_MATCH=tags[0], HTTP_X_LIVE="1")
     assert asked.status_code == 304  # the page's own tag: nothing changed
+
+
+def test_an_address_a_visitor_makes_up_adds_nothing_to_the_cache_and_is_put_back_escaped(client, monkeypatch):
+    keys = []
+    render = fragments.render_many
+
+    def recorded(kind, items):
+        keys.append((kind, tuple(repr(parts) for parts, _make in items)))
+        return render(kind, items)
+
+    monkeypatch.setattr(fragments, "render_many", recorded)
+    pages = [client.get(f"/?x={n}%22%3E").content.decode() for n in range(3)]
+    assert len(set(keys)) == len(keys) // 3  # the same keys at every address
+    for n, page in enumerate(pages):
+        assert f'name="next" type="hidden" value="/?x={n}%22%3E"' in page and "address-of-this-request" not in page
