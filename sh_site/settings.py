@@ -214,7 +214,7 @@ CACHE_URL = env_str("CACHE_URL", REDIS_URL)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "fragments": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "sh_site.cache.FragmentCache",  # Django's RedisCache, cheaper per call (sh_site/cache.py)
         "LOCATION": CACHE_URL,
         "KEY_PREFIX": "fragment",
         "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS, "socket_timeout": CACHE_TIMEOUT_SECONDS},

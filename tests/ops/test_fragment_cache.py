@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 import redis
+from django.conf import settings
 from django.core.cache import caches
 from django.test import Client, override_settings
 from django.utils import timezone
@@ -32,7 +33,7 @@ def cache_server():
     server = RedisServer()
     server.start()
     fragment_cache = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": settings.CACHES[fragments.ALIAS]["BACKEND"],  # the product's own
         "LOCATION": server.url,
         "KEY_PREFIX": "fragment",
         "OPTIONS": {"socket_connect_timeout": TIMEOUT, "socket_timeout": TIMEOUT},
