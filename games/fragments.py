@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # What a fragment is rendered by: a change to any of these files is a new release, and every key changes.
 RELEASE_FILES = ("templates/**/*.html", "locale/**/*.mo", "sh_site/formats/**/*.py", "games/**/*.py")
 log = logging.getLogger(__name__)
+HERE_MOST = 256  # fragments kept in this process's memory too (render(here=True)), at most
+_here: dict[str, str] = {}
 _passed_by_until = 0.0  # this process leaves the cache alone until then (time.monotonic()) after it failed
 
 
@@ -40,16 +42,28 @@ class StaleFragment(AssertionError):
     """A fragment from the cache differs from the same fragment rendered now (FRAGMENT_CHECK)."""
 
 
-def render(kind: str, parts: Hashable, make: Callable[[], str]) -> str:
-    """The fragment `kind` made of `parts` (everything it shows, as values), from the cache or made by `make()`."""
+def render(kind: str, parts: Hashable, make: Callable[[], str], *, here: bool = False) -> str:
+    """The fragment `kind` made of `parts` (everything it shows, as values), from the cache or made by `make()`.
+    `here`: a fragment of few variants that most pages show (the header's links, an empty reply form), kept in
+    this process's memory too, so that a page asks the cache for it once per process rather than once a page."""
+    if here:
+        key = _key(kind, _context(), parts)
+        html = _here.get(key)
+        if html is not None and not settings.FRAGMENT_CHECK:
+            return html
+        html = render_many(kind, [(parts, make)])[0]
+        if len(_here) >= HERE_MOST:  # a bound, not an order: a release or a flood of variants starts afresh
+            _here.clear()
+        _here[key] = html
+        return html
     return render_many(kind, [(parts, make)])[0]
 
 
 def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) -> list[str]:
     """Several fragments of one kind, in order, asked of the cache at once (one round trip for a page's posts)."""
-    context = (release(), translation.get_language() or "", timezone.get_current_timezone_name())
+    context = _context()
     keys = [_key(kind, context, parts) for parts, _make in items]
-    found = _get_many(keys)
+    found = _get_many(keys) if keys else {}
     made, html = {}, []
     for key, (_parts, make) in zip(keys, items, strict=True):
         if key in found:
@@ -62,6 +76,10 @@ def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) 
     if made:
         _set_many(made)
     return html
+
+
+def _context() -> tuple:
+    return release(), translation.get_language() or "", timezone.get_current_timezone_name()
 
 
 def _key(kind: str, context: tuple, parts: Hashable) -> str:

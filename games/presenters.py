@@ -71,20 +71,20 @@ def table(view: dict) -> list[dict]:
     return seats
 
 
-# Everything a post shows of itself and its author, read as plain values (Post.objects.values(*POST_FIELDS)):
-# these values and the game's id are the post fragment's key, so that an edit, a hide, an unhide or a new
-# display name is another fragment. Not the source text (the HTML is shown), not the quoted post (quoted in the
-# HTML already when it was saved).
+# Everything a post shows of itself and its author, read as plain values (games/live.py page_posts): the page
+# fragment holding a page's posts is keyed by them, so that an edit, a hide, an unhide or a new display name is
+# another fragment. Not the source text (the HTML is shown), not the quoted post (quoted in the HTML already when it
+# was saved).
 POST_FIELDS = ("pk", "author_id", "html", "created_at", "edited_at", "hidden_at", "author__username",
                "author__profile__display_name")  # fmt: skip
 
 
-def post_fragments(game_id: int, posts: list[dict]) -> list[str]:
-    """Each post's author, times and body as every reader sees them, from the fragment cache in one round trip;
-    what differs per reader (edit, quote, report) is the page's."""
+def post_htmls(game_id: int, posts: list[dict]) -> list[str]:
+    """Each post's author, times and body as every reader sees them; what differs per reader (edit, quote, report)
+    is the page's. Not kept one by one: the page's fragment keeps them (kept one by one, a page read for the first
+    time asked the cache for 25 posts and wrote them, more than writing them here costs)."""
     write = partial(_post_html, game_id, _PostWords())
-    keys = [(game_id, *(post[field] for field in POST_FIELDS)) for post in posts]
-    return fragments.render_many("post", [(key, partial(write, post)) for key, post in zip(keys, posts, strict=True)])
+    return [write(post) for post in posts]
 
 
 class _PostWords:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.access import can_read, is_moderator
 from games.engine import secret_view, summary
 from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
-from games.presenters import POST_FIELDS, post_fragments
+from games.presenters import POST_FIELDS, post_htmls
 from games.services.forum import mark_read
 from games.services.records import STARTED
 from games.views.common import load, submit
@@ -263,7 +263,7 @@ def report_post(request, post_id: int):
     if request.method == "GET":
         if post["thread"] == Post.Thread.GRAVEYARD:  # who read it may not take a seat (issue 9), as post_history
             mark_read(request.user, game, post["thread"], post["created_at"])
-        context = {"post_html": post_fragments(game.pk, [post])[0], "back": back}
+        context = {"post_html": post_htmls(game.pk, [post])[0], "back": back}
         return render(request, "moderation/report.html", context)
 
     def report(data: dict) -> None:

@@ -32,7 +32,9 @@ class _Links:
         context = {"user": request.user, "request": request, "csrf_token": TOKEN, "here": HERE,
                    "LANGUAGE_CODE": translation.get_language()}  # fmt: skip
         language = context["LANGUAGE_CODE"]  # all they show (every fragment's key holds it, and the zone, already)
-        html = fragments.render("visitor-links", language, lambda: render_to_string("_site_links.html", context))
+        html = fragments.render(
+            "visitor-links", language, lambda: render_to_string("_site_links.html", context), here=True
+        )
         return mark_safe(html if self.placeholders else _fill(html, request))
 
     __str__ = __html__

@@ -34,7 +34,7 @@ from games.presenters import (
     board_fragment,
     game_settings,
     government_history,
-    post_fragments,
+    post_htmls,
     private_panel,
     revealed_secrets,
     settings_key,
@@ -107,14 +107,16 @@ def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
     names are in no fingerprint), the page number and the minute its countdown counts from."""
     count = live.posts(seen)
     number = _page_number(request.GET.get("page"), count)
-    rows = tuple(live.page_posts(game_id, name, (number - 1) * PAGE_SIZE, number * PAGE_SIZE))
+    first = (number - 1) * PAGE_SIZE
+    read = tuple(live.page_posts(game_id, name, max(0, first - 1), first + PAGE_SIZE))  # with the one before
+    rows = read[1:] if first else read
     minute = timezone.now().replace(second=0, microsecond=0)
     parts = (game_id, name, number, seen, minute, live.is_live(request), rows)
 
     def context() -> dict:
         game, state, viewer = load(request, game_id)
         form = PostForm(initial={"thread": name})
-        thread_context = _thread_context(request, game, state, viewer, name, form, number, etag, seen=seen)
+        thread_context = _thread_context(request, game, state, viewer, name, form, number, etag, seen=seen, read=read)
         body = render_to_string("games/_thread_body.html", thread_context, request)
         title = seen[live.GAME_FIELDS.index("name")]
         return {"game": {"pk": game_id, "name": title}, "thread": name, "body": mark_safe(body),
@@ -163,9 +165,10 @@ def _thread_page(
 
 def _thread_context(
     request, game, state, viewer, name: str, form: PostForm, page_number, etag: str, preview: str = "",
-    notes: str | None = None, seen: tuple | None = None,
+    notes: str | None = None, seen: tuple | None = None, read: tuple | None = None,
 ) -> dict:  # fmt: skip
-    """What the thread's page shows (templates/games/_thread_body.html), for this viewer."""
+    """What the thread's page shows (templates/games/_thread_body.html), for this viewer; `read`: the page's posts
+    with the last of the page before, if read already (live.page_posts)."""
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     paginator = Paginator(Post.objects.filter(game=game, thread=name), PAGE_SIZE)
@@ -174,7 +177,7 @@ def _thread_context(
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
     # The page's posts, with the last of the page before (its time starts the page's announcements), in one query.
     first = (page.number - 1) * PAGE_SIZE
-    rows = live.page_posts(game.pk, name, max(0, first - 1), first + PAGE_SIZE)
+    rows = read if read is not None else live.page_posts(game.pk, name, max(0, first - 1), first + PAGE_SIZE)
     page.object_list = [dict(zip(POST_FIELDS, row, strict=True)) for row in rows]
     before = page.object_list.pop(0)["created_at"] if first and page.object_list else None
     # The log as plain rows, never as model objects, read once if the shared parts or the panel need it.
@@ -223,40 +226,56 @@ def _thread_context(
 
 
 def _shared_parts(game, state, name: str, page, before, events: Callable[[], list], minute, seen) -> dict:
-    """What the page shows every reader alike: its posts and announcements (their HTML, each post's id), the
-    settings, the pagination and the governments; and the status box, counting down from `minute`. Kept as two
-    fragments when the page's fingerprint `seen` was read, both keyed by its public part (live.public: the game's
-    row, posts, claims and seats): the first by the page's posts as read, the time its announcements start after
-    and the settings too, the status box by the minute; else made here (a page shown again after a refused form)."""
+    """What the page shows every reader alike: its posts and announcements (their HTML, each post's id) and the
+    pagination; the settings; the governments; and the status box, counting down from `minute`. Kept as four
+    fragments asked for in one round trip when the page's fingerprint `seen` was read, each keyed by what it shows:
+    the page by its posts as read, the time its announcements start after, the number of pages, the game's status
+    and, on the last page only, the number of events logged (a page with a page after it holds the announcements
+    made up to its last post: new ones are later); the settings by the game's settings, the same on every page; the
+    governments by the fingerprint's public part (live.public: the game's row, posts, claims and seats), the same on
+    every page at a moment; the status box by the public part and the minute. Else made here (a page shown again
+    after a refused form)."""
     status = cache(lambda: status_box(game, state) if state else None)
 
-    def make() -> str:
-        history = government_history(events(), list(Claim.objects.filter(game=game))) if state else []
+    def page_html() -> str:
         entries = _with_announcements(game, page, name, events(), before)
         parts = {
             "entries": [[entry.get("pk"), entry["html"]] for entry in entries],
-            "settings": render_to_string(
-                "games/_settings.html",
-                {"settings": game_settings(game), "game": game, "open": game.status == game.Status.OPEN},
-            ),  # before joining, the settings are shown unfolded
             "pagination": render_to_string("games/_pagination.html", {"page": page})
             if page.paginator.num_pages > 1
             else "",
-            "history": render_to_string("games/_history.html", {"history": history}) if history else "",
             "over": bool(status() and (status()["winner"] or status()["win_reason"])),
         }
         return json.dumps(parts)
+
+    def settings_html() -> str:  # before joining, the settings are shown unfolded
+        open_game = game.status == game.Status.OPEN
+        shown = {"settings": game_settings(game), "game": game, "open": open_game}
+        return render_to_string("games/_settings.html", shown)
+
+    def history_html() -> str:
+        history = government_history(events(), list(Claim.objects.filter(game=game))) if state else []
+        return render_to_string("games/_history.html", {"history": history}) if history else ""
 
     def status_html() -> str:
         shown = {"status": status(), "board": board_fragment(status()) if status() else "", "minute": minute}
         return render_to_string("games/_status.html", shown) if status() else ""
 
+    makers = (page_html, settings_html, history_html, status_html)
     if seen is None:
-        return json.loads(make()) | {"status": status_html()}
-    public, posts = live.public(seen), tuple(tuple(post.values()) for post in page.object_list)
-    page_key = ("page", game.pk, name, page.number, public, posts, before, settings_key(game))
-    body, box = fragments.render_many("page", [(page_key, make), (("status", game.pk, public, minute), status_html)])
-    return json.loads(body) | {"status": box}
+        made = [make() for make in makers]
+    else:
+        public, posts = live.public(seen), tuple(tuple(post.values()) for post in page.object_list)
+        logged = None if page.has_next() else seen[live.GAME_FIELDS.index("event_count")]
+        keys = (
+            ("page", game.pk, name, page.number, page.paginator.num_pages, game.status, posts, before, logged),
+            ("settings", game.pk, game.status == game.Status.OPEN, settings_key(game)),
+            ("history", game.pk, public),
+            ("status", game.pk, public, minute),
+        )
+        made = fragments.render_many("page", list(zip(keys, makers, strict=True)))
+    body, settings_part, history, box = made
+    return json.loads(body) | {"settings": settings_part, "history": history, "status": box}
 
 
 def _entry(pk: int | None, html: str, posts: dict[int, dict]) -> dict:
@@ -274,7 +293,8 @@ def _reply_fields(form: PostForm) -> str:
     if form.is_bound:
         return ""
     values = tuple(form[name].value() for name in ("thread", "quote_of", "body"))
-    html = fragments.render("reply", values, lambda: render_to_string("games/_reply_fields.html", {"form": form}))
+    fields = lambda: render_to_string("games/_reply_fields.html", {"form": form})  # noqa: E731
+    html = fragments.render("reply", values, fields, here=True)
     return mark_safe(html)  # the widgets' own escaping
 
 
@@ -317,7 +337,7 @@ def _signups(game) -> list[dict]:
 def _with_announcements(game, page, thread: str, events: list, before) -> list[dict]:
     """The page's posts with the runs of announcements made between them (the game thread only), from the game's
     events in order; `before`: the time of the last post of the page before, if any."""
-    htmls = post_fragments(game.pk, page.object_list)
+    htmls = post_htmls(game.pk, page.object_list)
     entries = [{"kind": "post", **post, "html": html} for post, html in zip(page.object_list, htmls, strict=True)]
     if thread != Post.Thread.MAIN:
         return entries
