@@ -19,7 +19,9 @@ shows is found by any test that changes that thing and reads the page again.
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -35,6 +37,7 @@ RELEASE_FILES = ("templates/**/*.html", "locale/**/*.mo", "sh_site/formats/**/*.
 log = logging.getLogger(__name__)
 HERE_MOST = 256  # fragments kept in this process's memory too (render(here=True)), at most
 _here: dict[str, str] = {}
+_unwritten: ContextVar[dict[str, str] | None] = ContextVar("unwritten_fragments", default=None)
 _passed_by_until = 0.0  # this process leaves the cache alone until then (time.monotonic()) after it failed
 
 
@@ -63,7 +66,10 @@ def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) 
     """Several fragments of one kind, in order, asked of the cache at once (one round trip for a page's posts)."""
     context = _context()
     keys = [_key(kind, context, parts) for parts, _make in items]
-    found = _get_many(keys) if keys else {}
+    unwritten = _unwritten.get()
+    found = {key: unwritten[key] for key in keys if key in unwritten} if unwritten else {}
+    if asked := [key for key in keys if key not in found]:
+        found |= _get_many(asked)
     made, html = {}, []
     for key, (_parts, make) in zip(keys, items, strict=True):
         if key in found:
@@ -73,9 +79,26 @@ def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) 
         else:
             made[key] = make()
             html.append(made[key])
-    if made:
+    if made and unwritten is not None:
+        unwritten.update(made)
+    elif made:
         _set_many(made)
     return html
+
+
+@contextmanager
+def written_together() -> Iterator[None]:
+    """Within it (a request: sh_site.middleware.fragment_writes), the fragments made are written to the cache in
+    one round trip at its end rather than one a kind: a thread's page read for the first time makes its own and
+    the visitor's whole page. Outside it (a task writing an email), each is written when made."""
+    token = _unwritten.set({})
+    try:
+        yield
+    finally:
+        made = _unwritten.get()
+        _unwritten.reset(token)
+        if made:
+            _set_many(made)
 
 
 def _context() -> tuple:

@@ -1,5 +1,5 @@
-"""Per-request settings: the signed-in user's time zone and language, the Content-Security-Policy, and the
-refusal of malformed addresses before any view sees them."""
+"""Per-request settings: the signed-in user's time zone and language, the Content-Security-Policy, the page fragments
+written together, and the refusal of malformed addresses before any view sees them."""
 
 import re
 import uuid
@@ -44,6 +44,19 @@ class RequestIds:
 
 
 MAX_QUERY_VALUE = 1_000
+
+
+def fragment_writes(get_response):
+    """The page fragments a request makes written to the cache together, once its response is made (one round trip
+    rather than one a kind; games/fragments.py)."""
+
+    def middleware(request):
+        from games import fragments
+
+        with fragments.written_together():
+            return get_response(request)
+
+    return middleware
 
 
 def user_preferences(get_response):

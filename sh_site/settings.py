@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "sh_site.middleware.content_security_policy",
     "sh_site.middleware.refuse_malformed_input",
     "sh_site.middleware.api_etags",
+    "sh_site.middleware.fragment_writes",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 CONTENT_SECURITY_POLICY = (
