@@ -55,20 +55,24 @@ def home(request):
 
 
 def _public_rows() -> dict[str, tuple]:
-    """The lobby's open, running and finished games, each list as the rows it shows."""
+    """The lobby's open, running and finished games, each list as the rows it shows, in one round trip."""
     moment = rows.moment_converter()
     params = {"public": Game.Visibility.PUBLIC, "open": Game.Status.OPEN, "running": Game.Status.RUNNING,
               "finished": Game.Status.FINISHED, "cancelled": Game.Status.CANCELLED, "listed": LISTED,
               "finished_listed": FINISHED_LISTED}  # fmt: skip
-    queries = _lists_sql()
     with connection.cursor() as cursor:
-        cursor.execute(queries["open_games"], params)
-        opened = tuple(OpenGame(*row[:-1], moment(row[-1])) for row in cursor.fetchall())
-        cursor.execute(queries["running_games"], params)
-        running = tuple(RunningGame(pk, name, moment(deadline)) for pk, name, deadline in cursor.fetchall())
-        cursor.execute(queries["finished_games"], params)
-        finished = tuple(FinishedGame(*row) for row in cursor.fetchall())
-    return {"open_games": opened, "running_games": running, "finished_games": finished}
+        cursor.execute(_lists_sql(), params)
+        found = cursor.fetchall()
+    lists = {"open_games": [], "running_games": [], "finished_games": []}
+    opened, running, finished = lists.values()
+    for row in found:
+        if row[0] == 0:
+            opened.append(OpenGame(*row[1:9], moment(row[9])))
+        elif row[0] == 1:
+            running.append(RunningGame(row[1], row[2], moment(row[9])))
+        else:
+            finished.append(FinishedGame(row[1], row[2], row[10]))
+    return {name: tuple(games) for name, games in lists.items()}
 
 
 def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:
@@ -83,20 +87,52 @@ def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:
 
 
 @cache
-def _lists_sql() -> dict[str, str]:
-    """Each list's query, in the columns of its row (OpenGame, RunningGame, FinishedGame) and its order."""
+def _lists_sql() -> str:
+    """The three lists' query, each list (0 open, 1 running, 2 finished) an arm in its own order, in the columns:
+    list, the OpenGame's but the last, a moment (the lobby's closing, the deadline), the winner, the place in its
+    list. The arms are subqueries so that each may have its order and limit (SQLite has no parenthesised arms)."""
     game, seat = (connection.ops.quote_name(model._meta.db_table) for model in (Game, Seat))
     players = f"(SELECT COUNT(*) FROM {seat} s WHERE s.game_id = g.id AND NOT s.is_substitute)"
     public = f"FROM {game} g WHERE g.visibility = %(public)s AND"
-    return {
-        "open_games": f"""SELECT g.id, g.name, {players}, g.player_count, g.nomination_hours, g.election_hours,
-                          g.legislative_hours, g.power_hours, g.lobby_closes_at
-                          {public} g.status = %(open)s ORDER BY g.lobby_closes_at, g.id LIMIT %(listed)s""",
-        "running_games": f"""SELECT g.id, g.name, g.deadline {public} g.status = %(running)s
-                             ORDER BY g.started_at DESC, g.id DESC LIMIT %(listed)s""",
-        "finished_games": f"""SELECT g.id, g.name, g.winner {public} g.status IN (%(finished)s, %(cancelled)s)
-                              ORDER BY g.finished_at DESC, g.id DESC LIMIT %(finished_listed)s""",
+    nothing = ", ".join(["CAST(NULL AS integer)"] * 6)  # the open list's counts and durations
+
+    def arm(number: int, columns: str, where: str, order: str, limit: str) -> str:
+        return f"""SELECT * FROM (SELECT {number} AS list, g.id, g.name, {columns}, ROW_NUMBER() OVER (ORDER BY {order})
+                   AS place {public} {where} ORDER BY {order} LIMIT %({limit})s) AS list{number}"""
+
+    return f"""
+        {
+        arm(
+            0,
+            f"{players}, g.player_count, g.nomination_hours, g.election_hours, g.legislative_hours, "
+            "g.power_hours, g.lobby_closes_at, CAST(NULL AS varchar(16))",
+            "g.status = %(open)s",
+            "g.lobby_closes_at, g.id",
+            "listed",
+        )
     }
+        UNION ALL
+        {
+        arm(
+            1,
+            f"{nothing}, g.deadline, CAST(NULL AS varchar(16))",
+            "g.status = %(running)s",
+            "g.started_at DESC, g.id DESC",
+            "listed",
+        )
+    }
+        UNION ALL
+        {
+        arm(
+            2,
+            f"{nothing}, CAST(NULL AS timestamp with time zone), g.winner",
+            "g.status IN (%(finished)s, %(cancelled)s)",
+            "g.finished_at DESC, g.id DESC",
+            "finished_listed",
+        )
+    }
+        ORDER BY list, place
+    """
 
 
 def _maker(name: str, games: tuple, minute: datetime | None):
