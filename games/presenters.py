@@ -24,7 +24,12 @@ from .models import Claim, Game, GameEvent
 
 def status_box(game: Game, state: GameState) -> dict:
     """Both tracks with this game's power slots, the tracker, the government, who owes what and by when."""
-    view = public_view(state)
+    return {**board_status(public_view(state)), "deadline": game.deadline, "paused": game.paused_at is not None}
+
+
+def board_status(view: dict) -> dict:
+    """The board of a public view (the status box's, a replay's step's): both tracks with the table size's power
+    slots, the tracker and the table; with the view's `reveal` (R27), every role on the table."""
     slots = view["power_track"] + [None]
     return {
         **view,
@@ -34,8 +39,6 @@ def status_box(game: Game, state: GameState) -> dict:
         ],
         "liberal_slots": [{"number": n, "filled": n <= view["liberal_policies"]} for n in range(1, 6)],
         "tracker_slots": [{"number": n, "filled": n <= view["election_tracker"]} for n in range(1, 4)],
-        "deadline": game.deadline,
-        "paused": game.paused_at is not None,
         "table": table(view),
     }
 

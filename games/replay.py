@@ -13,6 +13,7 @@ from .engine import (
     apply,
     new_game,
     player_view,
+    public_view,
     secret_view,
     summary,
 )
@@ -111,6 +112,37 @@ def play(script: Script) -> tuple[GameState, dict | None]:
         except InvalidSetup as error:
             raise ScriptError(f"action {index}: {error}") from None
     return g, None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The game after `number` actions of its script: the action that led there (None: the deal), the events it
+    logged, and the public and the secret view of that moment (engine/views.py)."""
+
+    number: int
+    action: dict | None
+    events: list[dict]
+    public: dict
+    secret: dict
+
+
+def moments(data) -> list[Moment]:
+    """Every moment of a game played from its script, the deal first, as the engine reaches them: a finished
+    game's step-by-step replay. Raises ScriptError if the script is invalid or breaks the rules (a stored game's
+    never does: it was played by the same engine)."""
+    script = parse_script(data)
+    g = start(script)
+    found = [Moment(0, None, list(g.events), public_view(g), secret_view(g))]
+    for index, move in enumerate(script.actions):
+        before = len(g.events)
+        try:
+            if g.over:
+                raise IllegalAction(_("The game is over."), code="game_over")
+            apply(g, to_action(g, move))
+        except (IllegalAction, InvalidSetup) as error:
+            raise ScriptError(f"action {index}: {error}") from None
+        found.append(Moment(index + 1, move, g.events[before:], public_view(g), secret_view(g)))
+    return found
 
 
 def replay_script(data, *, view: str | None = None, reveal: bool = False) -> tuple[int, dict]:

@@ -2,7 +2,7 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> converter)
 
-from .views import lobby, notifications, panel, profile, thread, webhooks
+from .views import lobby, notifications, panel, profile, replay, thread, webhooks
 
 app_name = "games"
 urlpatterns = [
@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<id:game_id>/unread/", thread.first_unread, name="first_unread"),
     path("games/<id:game_id>/history/", thread.secret_history, name="secret_history"),
     path("games/<id:game_id>/replay.json", thread.replay_script, name="replay_script"),
+    path("games/<id:game_id>/replay/", replay.replay, name="replay"),
     path("games/<id:game_id>/rules/", lobby.rules, name="rules"),
     path("games/<id:game_id>/join/", lobby.join, name="join"),
     path("games/<id:game_id>/leave/", lobby.leave, name="leave"),

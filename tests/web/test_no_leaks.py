@@ -163,6 +163,9 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
             f"/calendar/{token}.ics",
             f"/games/{started.pk}/history/",
             f"/games/{started.pk}/replay.json",  # the script with the seed: only once the game is over
+            f"/games/{started.pk}/replay/",  # issue 31: the replay, every secret at every step, likewise
+            f"/games/{started.pk}/replay/?step=1",
+            f"/games/{started.pk}/replay/?round=1",
         ]
         seen = "\n".join(client.get(url, follow=True).content.decode() for url in urls)
         seen += "\n".join(
