@@ -201,6 +201,7 @@ class ProfileForm(ZoneChoices, forms.ModelForm):
             "digest_events",
             "digest_mentions",
             "reply_by_email",
+            "show_claims",
         ]
 
 

@@ -358,6 +358,12 @@ def variant_sentences(rules: HouseRules) -> dict[str, str]:
     return {place: " ".join(sentences) for place, sentences in said.items()}
 
 
+def setting_words(name: str, value) -> tuple[str, str]:
+    """A setting's label and a value of it in plain words, as the settings of a game show them."""
+    rule = next(rule for rule in RULES if rule.name == name)
+    return _(rule.label), _rule_value(rule, value)
+
+
 def _rule_value(rule: Rule, value) -> str:
     return _(dict(rule.choices)[value]) if rule.choices else _yes_no(value)
 

@@ -2,12 +2,13 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> converter)
 
-from .views import lobby, notifications, panel, profile, replay, thread, webhooks
+from .views import lobby, notifications, panel, profile, replay, stats, thread, webhooks
 
 app_name = "games"
 urlpatterns = [
     path("", lobby.home, name="home"),
     path("games/new/", lobby.new_game, name="new_game"),
+    path("stats/", stats.site, name="stats"),
     path("games/<id:game_id>/", thread.thread, name="thread"),
     path("games/<id:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
     path("games/<id:game_id>/unread/", thread.first_unread, name="first_unread"),

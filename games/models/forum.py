@@ -76,6 +76,7 @@ class Claim(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     author_name = models.CharField(max_length=150)
     cards = models.CharField(max_length=3, help_text="the cards claimed, e.g. FFL (president) or FL (chancellor)")
+    matched = models.BooleanField(null=True, help_text="whether the cards were those really drawn: set at the end")
     created_at = models.DateTimeField()
 
     class Meta:

@@ -121,6 +121,10 @@ class Game(models.Model):
     lobby_closes_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # What the statistics read of a finished game (games/stats.py), written when it ends (services/results.py).
+    rounds = models.PositiveIntegerField(null=True, blank=True)
+    policies = models.PositiveIntegerField(null=True, blank=True, help_text="enacted, chaos's included")
+    chaos_policies = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -235,6 +239,7 @@ class Seat(models.Model):
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     rounds_missed = models.PositiveIntegerField(default=0, help_text="every round missed in this game (E6)")
+    role = models.CharField(max_length=10, blank=True, help_text="the seat's role, written when the game ends")
     exiled_at = models.DateTimeField(null=True, blank=True)
     exile_reason = models.CharField(max_length=200, blank=True)
     replaced_at = models.DateTimeField(null=True, blank=True)

@@ -29,6 +29,9 @@ class Profile(models.Model):
     reminders = models.CharField(_("deadline reminders"), max_length=4, choices=Reminders.choices, default="both")
     email_warnings = models.BooleanField(_("email me missed-round warnings and exiles"), default=True)
     email_absences = models.BooleanField(_("email me absence confirmations"), default=True)
+    show_claims = models.BooleanField(
+        _("show on my profile how often my claims matched the cards I drew (finished games)"), default=False
+    )
     digest_events = models.BooleanField(_("daily digest of my games' events"), default=False)
     digest_mentions = models.BooleanField(_("daily digest of my @mentions"), default=True)
     reply_by_email = models.BooleanField(

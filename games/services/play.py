@@ -25,6 +25,7 @@ from games.models import ActionRecord, Game, GameEvent, Seat, rows
 from games.notify import notify_changes
 from games.signals import game_changed, newcomer_dropped
 
+from . import results
 from .errors import GameError
 from .knowledge import user_ids_knowing
 
@@ -244,6 +245,8 @@ def finish(change: Change) -> None:
     game, state = change.game, change.state
     game.step_number = state.step_number
     if state.over:
+        if game.status not in (Game.Status.FINISHED, Game.Status.CANCELLED):  # it ends with this change
+            results.record(game, state, change.events)
         game.status = Game.Status.CANCELLED if state.cancelled else Game.Status.FINISHED
         game.winner = state.winner or ""
         game.win_reason = state.win_reason

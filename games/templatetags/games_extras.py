@@ -59,3 +59,20 @@ def current_zone() -> str:
 def quoted(text: str) -> str:
     """Text quoted as an email quotes it: each line after "> "."""
     return "\n".join(f"> {line}" if line else ">" for line in str(text).splitlines())
+
+
+@register.filter
+def percent(rate) -> str:
+    """A share from 0 to 1 as a whole percentage in the page's language ("48%", "48 %"); "—" for none."""
+    if rate is None:
+        return "—"
+    return _("%(percent)s%%") % {"percent": round(100 * rate)}
+
+
+@register.filter
+def interval(bounds) -> str:
+    """A 95% interval [low, high] as percentages ("31-66%", with an en dash)."""
+    if not bounds:
+        return "—"
+    between = _("%(low)s–%(high)s%%")  # noqa: RUF001 (a range takes an en dash)
+    return between % {"low": round(100 * bounds[0]), "high": round(100 * bounds[1])}

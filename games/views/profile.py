@@ -18,19 +18,22 @@ from games.models import Absence, ApiToken, Game, Profile
 from games.services import GameError, participation_record
 from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
+from games.stats import player_stats
 
 
 def user_profile(request, username: str):
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     seats = user.seats.filter(game__visibility=Game.Visibility.PUBLIC).select_related("game")
     seats = seats.order_by("-game__created_at")[:50]
+    profile = Profile.for_reading(user)
     return render(
         request,
         "games/user_profile.html",
         {
             "profile_user": user,
-            "profile": Profile.for_reading(user),
+            "profile": profile,
             "record": participation_record(user),
+            "played": player_stats(user, claims=profile.show_claims),
             "seats": seats,
         },
     )

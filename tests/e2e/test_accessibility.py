@@ -73,7 +73,8 @@ def build_world() -> dict[str, list[str]]:
     record_witness(execution_vote, moderator)  # past the warning there (issue 29); asked first on the nomination's
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",
-               f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/"],
+               f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/", f"/games/{finished.pk}/replay/",
+               "/stats/"],
         "ann": ["/", "/games/new/", "/profile/", "/profile/absences/", "/profile/tokens/", "/notifications/",
                 "/users/ann/", f"/games/{nomination.pk}/", f"/games/{discard.pk}/"],
         "cat": [f"/games/{ballot.pk}/", f"/games/{special.pk}/"],
