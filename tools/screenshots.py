@@ -50,6 +50,14 @@ def shoot(base: str) -> None:
         page.goto(f"{base}/")
         page.get_by_role("link", name="Demo: finished").first.click()
         page.locator("figure.board").screenshot(path=OUT / "board-end.png")
+        page.get_by_role("link", name="Replay it step by step").click()
+        for _ in range(3):  # the deal, the nomination, a first ballot
+            page.keyboard.press("ArrowRight")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=OUT / "replay.png", full_page=True)
+        page.goto(f"{base}/")
+        page.get_by_role("link", name="Statistics of every finished game").click()
+        page.screenshot(path=OUT / "stats.png", full_page=True)
         choose_a_target(browser, base)
         browser.close()
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from games.management.commands.demo import FINISHED
 from games.replay import moments
 from games.services.transfer import export_script, import_script
 from tests.factories import SHARED_SCENARIOS
@@ -89,6 +90,22 @@ def test_a_link_to_a_step_opens_there_on_a_phone(browser, live_server, finished)
     assert shown(page) == [f"step-{deep + 1}"]
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "replay-390.png", full_page=False)
+    assert [text for text in refused if "Content Security Policy" in text] == []
+    page.context.close()
+
+
+def test_the_demos_finished_game_steps_from_its_first_to_its_last_step(browser, live_server):
+    game = import_script(FINISHED, name="Demo: finished")
+    last = len(moments(export_script(game))) - 1
+    page, refused = opened(browser, live_server)
+    page.goto(f"/games/{game.pk}/replay/")
+    for number in range(last + 1):
+        page.wait_for_url(re.compile(rf"#step-{number}$"))
+        assert shown(page) == [f"step-{number}"]
+        expect(page.locator("#replay-at")).to_have_text(f"Step {number} of {last}")
+        page.keyboard.press("ArrowRight")
+    assert shown(page) == [f"step-{last}"]  # nothing after the end
+    expect(page.locator(f"#step-{last}")).to_contain_text(re.compile("The (liberals|fascists) win"))
     assert [text for text in refused if "Content Security Policy" in text] == []
     page.context.close()
 

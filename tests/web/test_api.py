@@ -331,9 +331,11 @@ def test_two_games_with_the_same_public_history_give_the_same_api_answers(settin
             seen = {}
             for who in [None, *PLAYERS]:
                 api = Api(tokens[who] if who else None)
-                for path in ("/lobby", f"/games/{game.pk}", f"/games/{game.pk}/events", f"/games/{game.pk}/posts"):
+                game_paths = (f"/games/{game.pk}", f"/games/{game.pk}/events", f"/games/{game.pk}/posts")
+                for path in ("/lobby", "/stats", *game_paths):  # issue 31: the statistics, while games run
                     seen[(who, path.replace(str(game.pk), "ID"))] = normalised(api.get(path), game)
                 if who:
+                    seen[(who, "/stats/players")] = normalised(api.get(f"/stats/players/{who}"), game)
                     for path in ("/me/deadlines", "/me/notifications"):
                         # a notice's id, whatever it is (equal to the game's by chance, normalised() wrote it ID)
                         seen[(who, path)] = re.sub(r'"id": (\d+|ID)', '"id": N', normalised(api.get(path), game))

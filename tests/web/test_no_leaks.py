@@ -42,6 +42,7 @@ def pages(game: Game) -> list[str]:
         f"/games/{game.pk}/graveyard/",
         "/",
         "/users/ann/",
+        "/stats/",  # issue 31: the statistics count finished games only
         f"/games/{game.pk}/unread/",
         f"/games/{game.pk}/rules/",
         "/profile/absences/",
