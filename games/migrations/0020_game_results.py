@@ -4,9 +4,9 @@
 
 from django.db import migrations, models
 
-from games.engine import codec, secret_view
+from games.engine import codec
 from games.engine.settings import HouseRules
-from games.services.results import claim_matched
+from games.services.results import write
 
 
 def backfill(apps, schema_editor):
@@ -17,19 +17,8 @@ def backfill(apps, schema_editor):
     ended = Game.objects.filter(status__in=("finished", "cancelled"), state__isnull=False).order_by("pk")
     for game in ended.iterator(chunk_size=100):
         state = codec.decode(game.state, HouseRules.from_dict(game.house_rules).for_engine())
-        game.rounds = state.round
-        game.policies = state.liberal_policies + state.fascist_policies
-        game.chaos_policies = GameEvent.objects.filter(game=game, type="chaos").count()
+        write(game, state, GameEvent.objects.filter(game=game, type="chaos").count(), Seat.objects, Claim.objects)
         game.save(update_fields=["rounds", "policies", "chaos_policies"])
-        roles = {seat.name: str(seat.role) for seat in state.seats}
-        seats = [seat for seat in Seat.objects.filter(game=game, number__isnull=False) if seat.name in roles]
-        for seat in seats:
-            seat.role = roles[seat.name]
-        Seat.objects.bulk_update(seats, ["role"])
-        claims, sessions = list(Claim.objects.filter(game=game)), secret_view(state)["sessions"]
-        for claim in claims:
-            claim.matched = claim_matched(claim.round, claim.office, claim.cards, sessions)
-        Claim.objects.bulk_update(claims, ["matched"])
 
 
 class Migration(migrations.Migration):

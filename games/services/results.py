@@ -10,19 +10,23 @@ from games.models import Claim, Game, GameEvent, Seat
 def record(game: Game, state: GameState, pending: list[GameEvent]) -> None:
     """Write what the statistics read of `game`, which `state` has just ended; `pending`: the ending change's
     events, not yet saved."""
-    game.rounds = state.round
+    chaos = GameEvent.objects.filter(game=game, type="chaos").count() + sum(1 for e in pending if e.type == "chaos")
+    write(game, state, chaos, Seat.objects, Claim.objects)
+
+
+def write(game, state: GameState, chaos: int, seats, claims) -> None:
+    """The writing itself, through the managers given (the models', or a migration's historical ones)."""
+    game.rounds, game.chaos_policies = state.round, chaos
     game.policies = state.liberal_policies + state.fascist_policies
-    logged = GameEvent.objects.filter(game=game, type="chaos").count()
-    game.chaos_policies = logged + sum(1 for event in pending if event.type == "chaos")
     roles = {seat.name: str(seat.role) for seat in state.seats}
-    seats = [seat for seat in Seat.objects.filter(game=game, number__isnull=False) if seat.name in roles]
-    for seat in seats:
+    seated = [seat for seat in seats.filter(game=game, number__isnull=False) if seat.name in roles]
+    for seat in seated:
         seat.role = roles[seat.name]
-    Seat.objects.bulk_update(seats, ["role"])
-    claims, sessions = list(Claim.objects.filter(game=game)), secret_view(state)["sessions"]
-    for claim in claims:
+    seats.bulk_update(seated, ["role"])
+    filed, sessions = list(claims.filter(game=game)), secret_view(state)["sessions"]
+    for claim in filed:
         claim.matched = claim_matched(claim.round, claim.office, claim.cards, sessions)
-    Claim.objects.bulk_update(claims, ["matched"])
+    claims.bulk_update(filed, ["matched"])
 
 
 def claim_matched(round_number: int, office: str, cards: str, sessions: list[dict]) -> bool | None:
