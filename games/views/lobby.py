@@ -150,6 +150,7 @@ def _my_games(user) -> list[dict]:
     for game in games:
         game["status_label"] = Game.Status(game["status"]).label
         game["owes"] = _owes(game)
+        game["countdown"] = f"mine-{game['pk']}"  # the running list counts this game down too, as cd-<pk>
     return sorted(games, key=lambda game: (not game["owes"], game["deadline"] is None, game["deadline"] or 0))
 
 

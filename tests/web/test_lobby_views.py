@@ -1,5 +1,7 @@
 """The lobby pages: listing, creating, joining and leaving games."""
 
+import re
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
@@ -20,6 +22,17 @@ def test_home_lists_open_running_and_finished_games(client, client_for):
     assert page.status_code == 200
     text = page.content.decode()
     assert "Open one" in text and "Imported game (5 players)" in text
+
+
+def test_a_game_in_my_games_and_in_the_running_list_counts_down_in_both(client_for):
+    """Each countdown has an id of its own: with one id for both, the page's script counted only the first down."""
+    game = running_game()
+    page = client_for("ann").get("/").content.decode()  # ann plays it: in her games, and in the public list
+    countdowns = re.findall(r'data-countdown="([^"]+)"', page)
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(countdowns) == 2 and len(set(countdowns)) == 2 and set(countdowns) <= set(ids)
+    assert f"cd-{game.pk}" in countdowns
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 
 
 def test_create_a_game_with_every_setting(client_for):
