@@ -246,7 +246,7 @@ def finish(change: Change) -> None:
     game.step_number = state.step_number
     if state.over:
         if game.status not in (Game.Status.FINISHED, Game.Status.CANCELLED):  # it ends with this change
-            results.record(game, state, change.events)
+            change.changed_seats += results.record(game, state, change.seats.values(), change.events)
         game.status = Game.Status.CANCELLED if state.cancelled else Game.Status.FINISHED
         game.winner = state.winner or ""
         game.win_reason = state.win_reason

@@ -3,26 +3,44 @@ game (play.finish), so that every statistics page is one query over finished gam
 rounds, policies and chaos policies on the game's row; each seat's role; whether each claim matched the cards really
 drawn (R27: everything is public once the game is over)."""
 
+from collections.abc import Iterable
+
 from games.engine import GameState, secret_view
 from games.models import Claim, Game, GameEvent, Seat
 
 
-def record(game: Game, state: GameState, pending: list[GameEvent]) -> None:
-    """Write what the statistics read of `game`, which `state` has just ended; `pending`: the ending change's
-    events, not yet saved."""
+def record(game: Game, state: GameState, seats: Iterable[Seat], pending: list[GameEvent]) -> list[Seat]:
+    """Set what the statistics read of `game`, which `state` has just ended, on the game's row and on `seats` (the
+    change's own rows, which it saves whole: a role written past them would be written over), and the claims' truth;
+    `pending`: the ending change's events, not yet saved. Returns the seats given a role, for the change to save."""
     chaos = GameEvent.objects.filter(game=game, type="chaos").count() + sum(1 for e in pending if e.type == "chaos")
-    write(game, state, chaos, Seat.objects, Claim.objects)
+    set_figures(game, state, chaos)
+    match_claims(game, state, Claim.objects)
+    return set_roles(state, seats)
 
 
 def write(game, state: GameState, chaos: int, seats, claims) -> None:
-    """The writing itself, through the managers given (the models', or a migration's historical ones)."""
+    """All of it written at once through the managers given (migration 0020's, for the games that ended before)."""
+    set_figures(game, state, chaos)
+    seats.bulk_update(set_roles(state, seats.filter(game=game)), ["role"])
+    match_claims(game, state, claims)
+
+
+def set_figures(game, state: GameState, chaos: int) -> None:
     game.rounds, game.chaos_policies = state.round, chaos
     game.policies = state.liberal_policies + state.fascist_policies
+
+
+def set_roles(state: GameState, seats: Iterable) -> list:
+    """Each seated row's role, by the name the engine knows its holder by (a replaced holder's row is left)."""
     roles = {seat.name: str(seat.role) for seat in state.seats}
-    seated = [seat for seat in seats.filter(game=game, number__isnull=False) if seat.name in roles]
+    seated = [seat for seat in seats if seat.number is not None and seat.name in roles]
     for seat in seated:
         seat.role = roles[seat.name]
-    seats.bulk_update(seated, ["role"])
+    return seated
+
+
+def match_claims(game, state: GameState, claims) -> None:
     filed, sessions = list(claims.filter(game=game)), secret_view(state)["sessions"]
     for claim in filed:
         claim.matched = claim_matched(claim.round, claim.office, claim.cards, sessions)

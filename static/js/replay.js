@@ -21,7 +21,7 @@
     return query ? parseInt(query[1], 10) : parseInt(nav.getAttribute("data-first-shown"), 10);
   }
 
-  function show(number, focus) {
+  function show(number) {
     number = Math.max(0, Math.min(last, number));
     if (!steps[number]) {  // another round's step: its page, opened at that step
       window.location.assign("?step=" + number + "#step-" + number);
@@ -34,7 +34,6 @@
     if (window.location.hash !== "#step-" + number) {
       history.replaceState(null, "", "#step-" + number);
     }
-    if (focus) steps[number].querySelector("h2").focus({ preventScroll: true });
   }
 
   var moves = {
@@ -61,14 +60,16 @@
   });
   document.addEventListener("keydown", function (event) {
     var target = event.target;
-    if (event.altKey || event.ctrlKey || event.metaKey || target === slider) return;  // the slider moves itself
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (target === slider) return;  // the slider moves itself
     if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
     var keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
     if (!keys[event.key]) return;
     event.preventDefault();
     show(moves[keys[event.key]]());
   });
-  window.addEventListener("hashchange", function () { show(asked()); });
-  document.querySelectorAll(".replay-step h2").forEach(function (heading) { heading.tabIndex = -1; });
+  window.addEventListener("hashchange", function () {  // a link to a step; other anchors ("Skip to content") stay
+    if (/^#step-[0-9]+$/.test(window.location.hash)) show(asked());
+  });
   show(asked());
 })();

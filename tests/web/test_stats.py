@@ -15,7 +15,16 @@ from games.models import Claim, Game, Profile, Seat
 from games.replay import parse_script, play
 from games.services import cancel
 from games.stats import wilson
-from tests.factories import SHARED_SCENARIOS, Api, make_user, played_to_the_end, running_game, token_for
+from tests.factories import (
+    SHARED_SCENARIOS,
+    Api,
+    make_user,
+    played_to_the_end,
+    running_game,
+    script,
+    token_for,
+    votes,
+)
 
 pytestmark = pytest.mark.django_db
 LIBERAL_WIN = json.loads((SHARED_SCENARIOS / "liberal-policies-win.json").read_text())  # 5 players, policies
@@ -33,11 +42,11 @@ def finished(script: dict, **options) -> Game:
 def expected(scripts: list[dict]) -> dict:
     """What the engine says of each game's end: (players, win_reason) counted, rounds, policies, chaos."""
     ends = []
-    for script in scripts:
-        state, error = play(parse_script(script))
+    for written in scripts:
+        state, error = play(parse_script(written))
         assert error is None and state.over
         chaos = sum(1 for event in state.events if event["type"] == "chaos")
-        ends.append((len(script["players"]), state.win_reason, state.round, state.liberal_policies +
+        ends.append((len(written["players"]), state.win_reason, state.round, state.liberal_policies +
                      state.fascist_policies, chaos))  # fmt: skip
     return ends
 
@@ -51,8 +60,8 @@ def test_the_interval_is_wilsons():
 
 def test_figures_by_table_size_and_by_way_of_winning_are_the_games_own():
     scripts = [LIBERAL_WIN, HITLER_ELECTED, *(played_to_the_end(players, seed=players) for players in (5, 7, 10))]
-    for script in scripts:
-        finished(script)
+    for written in scripts:
+        finished(written)
     ends = expected(scripts)
     figures = Api(token_for("reader", "read")).get("/stats").json()
     assert figures["overall"]["games"] == len(scripts)
@@ -125,6 +134,19 @@ def test_a_players_roles_and_wins_on_their_profile_and_claims_only_if_they_show_
     assert api.get("/stats/players/ann").json()["claims"] == {"matched": 1, "did_not_match": 0}
     assert "Claims that matched the cards drawn" in Client().get("/users/ann/").content.decode()
     assert api.get("/stats/players/nobody-here").status_code == 404
+
+
+def test_every_seat_keeps_its_role_when_the_ending_change_saves_seats_too():
+    """Hitler exiled by a moderator at the round's end (E8): the change that ends the game saves the exiled seat's
+    row, and that save must not write over the role the game's end gave it."""
+    names = ["ann", "bob", "cat", "dan", "eve"]  # cat is Hitler (tests.factories.script's roles)
+    actions = [{"type": "exile", "player": "cat"}, {"type": "nominate", "by": "ann", "target": "bob"},
+               *votes(*names, ballot="nein")]  # fmt: skip
+    game = finished(script(actions=actions))
+    assert game.win_reason == "hitler_exiled"
+    roles = dict(Seat.objects.filter(game=game).values_list("name", "role"))
+    assert roles == {"ann": "liberal", "bob": "fascist", "cat": "hitler", "dan": "liberal", "eve": "liberal"}
+    assert Api(token_for("reader", "read")).get("/stats/players/cat").json()["as_role"]["hitler"] == 1
 
 
 def test_a_claim_is_matched_against_the_cards_when_the_game_ends():
