@@ -50,7 +50,7 @@ def replay(request, game_id: int):
     found = moments(export_script(game))
     steps = [_step(moment) for moment in found]
     rounds = sorted({step.round for step in steps})
-    shown_round = _round_asked(request, steps, rounds)
+    shown_round, asked = _round_asked(request, steps, rounds)
     shown = [step for step in steps if step.round == shown_round]
     _add_posts(game, shown, steps)
     place = rounds.index(shown_round)
@@ -59,6 +59,7 @@ def replay(request, game_id: int):
         "steps": shown,
         "last": steps[-1].number,
         "round": shown_round,
+        "current": shown[0].number if asked is None else asked,  # the slider's and the count's, without script
         "rounds": rounds,
         "previous_round": rounds[place - 1] if place else None,
         "next_round": rounds[place + 1] if place + 1 < len(rounds) else None,
@@ -68,18 +69,19 @@ def replay(request, game_id: int):
     return render(request, "games/replay.html", context)
 
 
-def _round_asked(request, steps: list[Step], rounds: list[int]) -> int:
-    """The round of `?step=N`, or `?round=R`, or the first; a step or round the game does not have is a 404."""
+def _round_asked(request, steps: list[Step], rounds: list[int]) -> tuple[int, int | None]:
+    """The round of `?step=N` and N, or `?round=R`, or the first; a step or round the game does not have is a
+    404."""
     asked_step, asked_round = request.GET.get("step"), request.GET.get("round")
     if asked_step is not None:
         if not NUMBER.fullmatch(asked_step) or int(asked_step) > steps[-1].number:
             raise Http404(_("This game has no such step."))
-        return steps[int(asked_step)].round
+        return steps[int(asked_step)].round, int(asked_step)
     if asked_round is not None:
         if not NUMBER.fullmatch(asked_round) or int(asked_round) not in rounds:
             raise Http404(_("This game has no such round."))
-        return int(asked_round)
-    return rounds[0]
+        return int(asked_round), None
+    return rounds[0], None
 
 
 def _step(moment: Moment) -> Step:

@@ -18,7 +18,7 @@
     var match = /^#step-([0-9]+)$/.exec(window.location.hash);
     if (match) return parseInt(match[1], 10);
     var query = /[?&]step=([0-9]+)/.exec(window.location.search);
-    return query ? parseInt(query[1], 10) : parseInt(nav.getAttribute("data-first-shown"), 10);
+    return query ? parseInt(query[1], 10) : parseInt(nav.getAttribute("data-current"), 10);
   }
 
   function show(number) {

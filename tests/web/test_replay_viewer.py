@@ -105,6 +105,7 @@ def test_each_post_is_shown_at_the_step_it_was_written_in():
     first = client.get(f"/games/{game.pk}/replay/?step=0").content.decode()
     assert "before-anything" in section(first, 0) and "before-anything" not in section(first, 1)
     third = client.get(f"/games/{game.pk}/replay/?step=3").content.decode()
+    assert "Step 3 of" in third[third.index('id="replay-at"') :].split("</output>")[0]  # without script too
     assert "after-third-move" in section(third, 3) and "after-third-move" not in section(third, 4)
     last = len(moments(export_script(game))) - 1
     end = client.get(f"/games/{game.pk}/replay/?step={last}").content.decode()
