@@ -48,7 +48,7 @@ def test_the_suite_has_finished_games_of_every_table_size_and_the_shared_ones():
 
 
 @pytest.mark.parametrize("name", sorted(FINISHED))
-def test_every_finished_game_steps_from_its_deal_to_its_stored_final_state(name):
+def test_r27_every_finished_game_steps_from_its_deal_to_its_stored_final_state(name):
     game = import_script(FINISHED[name], name=name)
     assert is_over(game)
     found = moments(export_script(game))
@@ -66,7 +66,7 @@ def test_every_finished_game_steps_from_its_deal_to_its_stored_final_state(name)
     assert f"Step {last} of {last}" in html and "role-hitler" in html
 
 
-def test_a_running_games_replay_does_not_exist():
+def test_r27_a_running_games_replay_does_not_exist():
     game = running_game()
     client = Client()
     for query in ("", "?step=0", "?round=1", "?step=1"):
@@ -112,7 +112,7 @@ def test_each_post_is_shown_at_the_step_it_was_written_in():
     assert "at-the-end" in section(end, last)
 
 
-def test_claims_are_shown_against_the_cards_really_drawn():
+def test_r27_claims_are_shown_against_the_cards_really_drawn():
     game = import_script(FINISHED["liberal-policies-win"])
     session = next(s for s in moments(export_script(game))[-1].secret["sessions"] if s["round"] == 1)
     passed = list(session["drawn"])
@@ -125,3 +125,15 @@ def test_claims_are_shown_against_the_cards_really_drawn():
     claims = html[html.index('id="claims-title"') :]
     assert f"{session['president']}, president, claimed" in claims
     assert claims.count("<strong>true</strong>") == 1 and claims.count('class="claim-false">false') == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [("?step=%00", 400), ("?round=%00", 400), ("?step=1&step=" + "9" * 5000, 400), ("?step=" + "9" * 7, 404)],
+)
+def test_forged_addresses_are_refused_and_change_nothing(query, status):
+    game = import_script(FINISHED["liberal-policies-win"])
+    before = (Game.objects.count(), Post.objects.count(), ActionRecord.objects.count())
+    assert Client().get(f"/games/{game.pk}/replay/{query}").status_code == status
+    assert Client().get(f"/games/{10**30}/replay/").status_code == 404  # no such game
+    assert (Game.objects.count(), Post.objects.count(), ActionRecord.objects.count()) == before

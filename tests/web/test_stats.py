@@ -114,7 +114,7 @@ def test_one_query_a_page_whatever_the_number_of_games_and_an_ended_game_counted
     assert client.get("/").content.decode().count('href="/stats/"') == 1  # the lobby links to it
 
 
-def test_a_players_roles_and_wins_on_their_profile_and_claims_only_if_they_show_them():
+def test_r27_a_players_roles_and_wins_on_their_profile_and_claims_only_if_they_show_them():
     game = finished(LIBERAL_WIN)
     state = game.load_state()
     role = next(str(seat.role) for seat in state.seats if seat.name == "ann")
@@ -149,7 +149,7 @@ def test_every_seat_keeps_its_role_when_the_ending_change_saves_seats_too():
     assert Api(token_for("reader", "read")).get("/stats/players/cat").json()["as_role"]["hitler"] == 1
 
 
-def test_a_claim_is_matched_against_the_cards_when_the_game_ends():
+def test_r27_a_claim_is_matched_against_the_cards_when_the_game_ends():
     from games.services.forum import file_claim
     from games.services.transfer import import_script
 
@@ -175,3 +175,12 @@ def test_the_migration_fills_games_that_ended_before_it():
     game.refresh_from_db()
     assert game.rounds == rounds and game.policies is not None and game.chaos_policies is not None
     assert dict(Seat.objects.filter(game=game).values_list("name", "role")) == roles
+
+
+@pytest.mark.parametrize("name", ["%00", "a%00b", "x" * 5000, "../ann"])
+def test_a_forged_player_name_is_refused_and_changes_nothing(name):
+    finished(LIBERAL_WIN)
+    before = Game.objects.count()
+    assert Api(token_for("reader", "read")).get(f"/stats/players/{name}").status_code in (400, 404)
+    assert Client().get(f"/stats/?players={name}").status_code in (200, 400)
+    assert Game.objects.count() == before
