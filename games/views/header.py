@@ -1,9 +1,14 @@
 """What a visitor (not signed in) is shown alike: the header's links of every page, the same for every visitor
-of a language and address, kept as a fragment (games/fragments.py); and a whole page where nothing else in it is
-the visitor's own (the lobby). Each is kept with a placeholder where the forms' CSRF token goes, replaced by the
-request's. A signed-in reader's header is their own (their name, their unread count): the template renders it."""
+of a language, kept as a fragment (games/fragments.py); and a whole page where nothing else in it is the visitor's
+own (the lobby, a game's thread). Each is kept as the parts between the spots where the template put this
+request's own values (the forms' CSRF token, the address, the live tag), and joined with the request's. What a
+player wrote is kept as it is, never searched: no word of it can become another reader's token or address. A
+signed-in reader's header is their own (their name, their unread count): the template renders it."""
 
-from collections.abc import Callable, Hashable, Mapping
+import json
+import re
+import secrets
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from types import MappingProxyType
 
 from django.contrib import messages
@@ -16,26 +21,26 @@ from django.utils.safestring import mark_safe
 
 from games import fragments
 
-TOKEN = "csrf-token-of-this-request"  # where the request's CSRF token goes in the kept links (letters and dashes)
-HERE = "address-of-this-request"  # where its address goes (the language form's `next`): not in any key, so that
-# no address a visitor makes up (?x=1, ?x=2, ...) adds a fragment to the cache
+# The request's own values in the header's links: the CSRF token, and the address the language form sends back to
+# (in no key, so that no address a visitor makes up, ?x=1, ?x=2, ..., adds a fragment to the cache).
+OWN = ("csrf_token", "here")
 
 
 class _Links:
     """The visitor's links, rendered only if the page shows them (a context processor runs for every page)."""
 
-    def __init__(self, request, *, placeholders: bool = False):
-        self.request, self.placeholders = request, placeholders  # inside a kept page: filled with the page
+    def __init__(self, request, *, marks: Mapping[str, str] | None = None):
+        self.request, self.marks = request, marks  # inside a page being kept: the page's marks, not the values
 
     def __html__(self) -> str:
-        request = self.request
-        context = {"user": request.user, "request": request, "csrf_token": TOKEN, "here": HERE,
-                   "LANGUAGE_CODE": translation.get_language()}  # fmt: skip
-        language = context["LANGUAGE_CODE"]  # all they show (every fragment's key holds it, and the zone, already)
-        html = fragments.render(
-            "visitor-links", language, lambda: render_to_string("_site_links.html", context), here=True
-        )
-        return mark_safe(html if self.placeholders else _fill(html, request))
+        request, language = self.request, translation.get_language()
+        base = {"user": request.user, "request": request, "LANGUAGE_CODE": language}
+
+        def make() -> str:
+            return _split(lambda marks: render_to_string("_site_links.html", base | marks), OWN)
+
+        kept = fragments.render("visitor-links", language, make, here=True)  # all they show: the language
+        return mark_safe(_joined(kept, _own(request) if self.marks is None else self.marks))
 
     __str__ = __html__
 
@@ -53,23 +58,40 @@ def visitor_page(
     filled: Mapping[str, str] = MappingProxyType({}),
 ) -> HttpResponse | None:  # fmt: skip
     """The page `template` for a visitor, kept whole as the fragment `kind` keyed by `parts` (everything it shows
-    but the language and zone, which every fragment's key holds, and the address) and rendered from `context()` when not
-    kept; `filled`: the context's values that are this request's own (the live tag), kept as placeholders and put
-    in. None for a signed-in reader, or a visitor with messages waiting (shown to them, once)."""
+    but the language and zone, which every fragment's key holds, and the address) and rendered from `context()` when
+    not kept; `filled`: the context's values that are this request's own (the live tag), put in where the template
+    puts them. None for a signed-in reader, or a visitor with messages waiting (shown to them, once)."""
     if request.user.is_authenticated or len(messages.get_messages(request)):
         return None
-    holes = {name: f"{name}-of-this-request" for name in filled}
 
-    def make() -> str:
-        kept = {"csrf_token": TOKEN, "here": HERE, "visitor_links": _Links(request, placeholders=True)}
-        return render_to_string(template, context() | holes | kept, request)
+    def render(marks: dict[str, str]) -> str:
+        kept = marks | {"visitor_links": _Links(request, marks=marks)}
+        return render_to_string(template, context() | kept, request)
 
-    html = _fill(fragments.render(kind, parts, make), request)
-    for name, value in filled.items():
-        html = html.replace(holes[name], conditional_escape(value))
-    return HttpResponse(html)
+    kept = fragments.render(kind, parts, lambda: _split(render, (*OWN, *filled)))
+    values = _own(request) | {name: conditional_escape(value) for name, value in filled.items()}
+    return HttpResponse(_joined(kept, values))
 
 
-def _fill(html: str, request) -> str:
-    """Kept HTML with this request's address and CSRF token put in."""
-    return html.replace(HERE, conditional_escape(request.get_full_path())).replace(TOKEN, get_token(request))
+def _own(request) -> dict[str, str]:
+    """This request's values of the header's links, as the template writes them."""
+    return {"csrf_token": get_token(request), "here": conditional_escape(request.get_full_path())}
+
+
+def _split(render: Callable[[dict[str, str]], str], names: Iterable[str]) -> str:
+    """What `render(marks)` makes, kept as JSON: its text in parts, and between each two the name of the value the
+    template put there. Each value is rendered as a mark of random letters drawn for this render alone, after
+    everything the page shows was written, and never shown to anyone: it is found where the template put it and
+    nowhere else."""
+    names_of = {secrets.token_hex(16): name for name in names}
+    pieces = re.split(f"({'|'.join(names_of)})", render({name: mark for mark, name in names_of.items()}))
+    return json.dumps([names_of[piece] if odd else piece for odd, piece in _alternating(pieces)])
+
+
+def _joined(kept: str, values: Mapping[str, str]) -> str:
+    """The parts `_split` kept, with `values` (escaped as the template escapes them) where the template put them."""
+    return "".join(values[piece] if odd else piece for odd, piece in _alternating(json.loads(kept)))
+
+
+def _alternating(pieces: list[str]) -> Iterable[tuple[bool, str]]:
+    return ((index % 2 == 1, piece) for index, piece in enumerate(pieces))
