@@ -1,7 +1,10 @@
-"""Moderators' interventions (T5, E8): pause, resume, extend, end now, excuse, exile, replace, cancel.
+"""Moderators' interventions (T5, E8): pause, resume, extend, end now, excuse, exile, replace, cancel, and locking
+or unlocking the game thread.
 
 Each goes through the same locked change as a player's move; exile and replace take effect when the round
-under way ends, as the engine applies them. The moderation app records who did what and why.
+under way ends, as the engine applies them. What the engine does not announce itself, the verb writes in the
+change as a `moderator_action` event, so that it reaches every channel as a move's events do (the game's log has
+no other writer). The moderation app records who did what and why.
 
 Every verb takes `step`, the step number of the page the moderator acted from: a click that lands after the
 game has moved on (the sweep handled the deadline, another moderator acted) is refused and changes nothing,
@@ -37,6 +40,7 @@ def pause(game_id: int, moderator, *, step: int | None = None, now: datetime | N
         if change.game.paused_at is not None:
             return False
         change.game.paused_at = change.now
+        record_announcement(change, "moderator_action", action="pause")
         return True
 
 
@@ -50,6 +54,7 @@ def resume(game_id: int, moderator, *, step: int | None = None, now: datetime | 
         paused_for = change.now - game.paused_at
         game.paused_at = None
         _postpone(game, change.state, paused_for)
+        record_announcement(change, "moderator_action", action="resume")
         return True
 
 
@@ -76,6 +81,7 @@ def extend(
                 _("The deadline has changed since this page was loaded: nothing was done. Look again before acting."),
                 code="stale_deadline",
             )
+        record_announcement(change, "moderator_action", action="extend", hours=hours)
         if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
             shift_anchors(game, timedelta(hours=hours))
             check_deadline(_deadline_on_resume(game, change.state, change.now), change.now)
@@ -168,6 +174,24 @@ def cancel(game_id: int, moderator, *, step: int | None = None, now: datetime | 
     """E8: the game ends at once with no winner."""
     with _changing(game_id, step, now) as change:
         play(change, {"type": "cancel"}, MODERATOR, moderator)
+        return True
+
+
+def lock_thread(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
+    """Players may no longer post in the game thread (moves stay open)."""
+    return _set_thread_locked(game_id, True, step, now)
+
+
+def unlock_thread(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
+    return _set_thread_locked(game_id, False, step, now)
+
+
+def _set_thread_locked(game_id: int, locked: bool, step: int | None, now: datetime | None) -> bool:
+    with _changing(game_id, step, now) as change:
+        if change.game.thread_locked == locked:
+            return False
+        change.game.thread_locked = locked
+        record_announcement(change, "moderator_action", action="thread_locked" if locked else "thread_unlocked")
         return True
 
 

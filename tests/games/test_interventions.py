@@ -13,10 +13,12 @@ from games.services import (
     excuse,
     exile,
     extend,
+    lock_thread,
     pause,
     replace,
     resume,
     sweep_due_deadlines,
+    unlock_thread,
 )
 from games.services.transfer import export_script
 from tests.factories import START, make_user, running_game
@@ -226,3 +228,29 @@ def test_t5_extension_with_a_deadline_hour_moves_the_deadline_by_at_least_the_ho
     new = extend(game.pk, make_user("mod"), hours=2, now=datetime(2026, 3, 2, 21, 0, tzinfo=UTC))
     # The deadline was 4 Mar 23:00; 2 hours later is 5 Mar 01:00, and the next 23:00 after that is 5 Mar.
     assert new == datetime(2026, 3, 5, 23, 0, tzinfo=UTC)
+
+
+# What the engine does not announce, the verb writes in the game's log itself, in its change.
+
+
+def announced(game) -> list[dict]:
+    return list(reload(game).events.filter(type="moderator_action").values_list("data", flat=True))
+
+
+def test_t5_pause_extend_and_resume_are_announced_in_the_games_log(moderator):
+    game = running_game()
+    pause(game.pk, moderator, now=START + HOUR)
+    extend(game.pk, moderator, hours=5, now=START + 2 * HOUR)
+    resume(game.pk, moderator, now=START + 3 * HOUR)
+    assert announced(game) == [{"action": "pause"}, {"action": "extend", "hours": 5}, {"action": "resume"}]
+
+
+def test_locking_the_thread_twice_locks_and_announces_once(moderator):
+    game = running_game()
+    assert lock_thread(game.pk, moderator, now=START + HOUR) is True
+    assert lock_thread(game.pk, moderator, now=START + HOUR) is False
+    assert reload(game).thread_locked is True
+    assert unlock_thread(game.pk, moderator, now=START + 2 * HOUR) is True
+    assert unlock_thread(game.pk, moderator, now=START + 2 * HOUR) is False
+    assert reload(game).thread_locked is False
+    assert announced(game) == [{"action": "thread_locked"}, {"action": "thread_unlocked"}]
