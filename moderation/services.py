@@ -1,7 +1,8 @@
-"""Moderators' actions: each checks who may act, goes through the game services, is announced in the thread
-when it touches a game (without secrets), and leaves an entry in the audit log in the same transaction."""
+"""Moderators' actions: each checks who may act, goes through the game services (which announce in the game's
+log what a game's players should know, without secrets or reasons), and leaves an entry in the audit log in the
+same transaction."""
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -11,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import can_read, is_moderator, viewer_for
-from games.models import Absence, Game, GameEvent, Post
+from games.models import Absence, Game, Post
 from games.services import GameError
 from games.services.absences import end_absence as end_absence_service
 from games.services.knowledge import has_witnessed, record_witness
@@ -78,27 +79,10 @@ def audit(actor, action: str, reason: str, *, game: Game | None = None, target=N
     )
 
 
-def announce(game: Game, action: str, now: datetime, **data) -> None:
-    """A moderator's action in the game thread's log (never its reason, which may be private).
-
-    Call inside a transaction: the game row is locked so that two announcements never take the same index.
-    """
-    index = Game.objects.select_for_update().values_list("event_count", flat=True).get(pk=game.pk)
-    GameEvent.objects.create(
-        game=game,
-        index=index,
-        step_number=game.step_number,
-        type="moderator_action",
-        data={"action": action, **data},
-        created_at=now,
-    )
-    Game.objects.filter(pk=game.pk).update(event_count=index + 1)
-
-
 def game_action(moderator, game_id: int, action: str, reason: str, *, step: int, **options) -> bool:
     """One intervention on a game (one of moderation.verbs), made from the page of step `step`. Returns whether it
-    changed anything; only a change is announced in the thread and written in the audit log, so a repeated click
-    leaves no second trace."""
+    changed anything; only a change is announced (by the game service) and written in the audit log, so a
+    repeated click leaves no second trace."""
     reason = _reason(reason)
     verb = VERBS.get(action)
     if verb is None:
@@ -108,10 +92,7 @@ def game_action(moderator, game_id: int, action: str, reason: str, *, step: int,
         game = access_game(moderator, game_id)
         if verb.run(moderator, game, step=step, now=now, **options) is False:
             return False
-        game.refresh_from_db()
         public = {key: value for key, value in options.items() if key in OPTIONS and OPTIONS[key].public}
-        if verb.announced_as:
-            announce(game, verb.announced_as, now, **public)
         newcomer = (
             get_user_model().objects.filter(username=options["newcomer"]).first() if "newcomer" in options else None
         )

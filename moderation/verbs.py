@@ -1,6 +1,7 @@
-"""A moderator's verbs on a game, one entry each: the options it takes from the form, the game service it calls,
-how the thread's log announces it and its name in the audit log. The form, the panel's view and the dispatch in
-`services.game_action` are derived from this registry: a new verb is one entry here and its button."""
+"""A moderator's verbs on a game, one entry each: the options it takes from the form, the game service it calls
+(which announces it in the game's log, as the log has no other writer) and its name in the audit log. The form,
+the panel's view and the dispatch in `services.game_action` are derived from this registry: a new verb is one
+entry here and its button."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,7 +10,6 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game
 from games.services import interventions
 
 NAME_LENGTH = 150  # a user name's longest
@@ -45,7 +45,6 @@ class Verb:
     run: Callable[..., bool | None]
     options: tuple[str, ...] = ()
     required: tuple[str, ...] = ()
-    announced_as: str = ""  # the thread's log entry; empty when the engine announces the change itself
     audited_as: str = ""  # the audit log's name for it, when not the verb's own
     confirm: Promise | str = ""  # cannot be undone: the form asks to tick a box, with this message
 
@@ -67,10 +66,12 @@ def _extend(moderator, game, *, step, now, hours, deadline=None):
     return interventions.extend(game.pk, moderator, hours=hours, step=step, seen_deadline=deadline, now=now)
 
 
-def _set_thread_lock(locked: bool):
-    def run(moderator, game, *, step, now) -> bool:
-        # A conditional update: of two clicks at once, only one finds the thread in the other state.
-        return bool(Game.objects.filter(pk=game.pk, thread_locked=not locked).update(thread_locked=locked))
+def _thread(verb):
+    """Locking or unlocking the thread, from a page of any step of the game: neither depends on the step, and a
+    repeated click finds the thread already so."""
+
+    def run(moderator, game, *, step, now):
+        return verb(game.pk, moderator, now=now)
 
     return run
 
@@ -79,10 +80,10 @@ _PLAYER = ("player",)
 VERBS = {
     verb.name: verb
     for verb in (
-        Verb("pause", _intervention(interventions.pause), announced_as="pause"),
-        Verb("resume", _intervention(interventions.resume), announced_as="resume"),
-        Verb("extend", _extend, options=("hours", "deadline"), required=("hours",), announced_as="extend"),
-        Verb("end_now", _intervention(interventions.end_now)),  # announced by the service, before its outcome
+        Verb("pause", _intervention(interventions.pause)),
+        Verb("resume", _intervention(interventions.resume)),
+        Verb("extend", _extend, options=("hours", "deadline"), required=("hours",)),
+        Verb("end_now", _intervention(interventions.end_now)),
         Verb("excuse", _intervention(interventions.excuse, "player"), options=_PLAYER, required=_PLAYER),
         Verb("exile", _intervention(interventions.exile, "player"), options=_PLAYER, required=_PLAYER),
         Verb(
@@ -96,7 +97,7 @@ VERBS = {
             _intervention(interventions.cancel),
             confirm=_("Tick the box to confirm: cancelling a game cannot be undone."),
         ),
-        Verb("lock", _set_thread_lock(True), announced_as="thread_locked", audited_as="lock_thread"),
-        Verb("unlock", _set_thread_lock(False), announced_as="thread_unlocked", audited_as="unlock_thread"),
+        Verb("lock", _thread(interventions.lock_thread), audited_as="lock_thread"),
+        Verb("unlock", _thread(interventions.unlock_thread), audited_as="unlock_thread"),
     )
 }

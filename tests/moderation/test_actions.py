@@ -123,6 +123,15 @@ def test_lock_the_thread_and_hide_a_post(moderator_client, client_for):
     assert [a.action for a in AuditEntry.objects.order_by("pk")] == ["lock_thread", "hide_post", "restore_post"]
 
 
+def test_the_thread_is_locked_from_a_page_the_game_has_moved_on_from(moderator_client):
+    game = running_game(now=timezone.now())
+    mod = moderator_client()
+    page_step = reload(game).step_number
+    act(mod, game, "end_now", "agreed")  # the game moves on before the moderator's next click
+    act(mod, game, "lock", "calm down", step=page_step)
+    assert reload(game).thread_locked is True
+
+
 def test_reports_queue(moderator_client, client_for):
     game = running_game(now=timezone.now())
     post = Post.objects.create(
