@@ -119,10 +119,21 @@ class SeatAdmin(admin.ModelAdmin):
 
 @admin.register(GameEvent)
 class GameEventAdmin(admin.ModelAdmin):
+    """Read only: the game services are the log's one writer, and what they write reaches every channel."""
+
     list_display = ("game", "index", "type", "step_number", "created_at")
     list_filter = ("type",)
     search_fields = ("game__name",)
     raw_id_fields = ("game",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(ActionRecord)

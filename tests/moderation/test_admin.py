@@ -1,10 +1,12 @@
-"""Django admin: every model registered and listed; a running game's secret state for superusers only."""
+"""Django admin: every model registered and listed; a running game's secret state for superusers only; a game's
+log read only."""
 
 import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.models import Permission
 
+from games.models import GameEvent
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
@@ -35,3 +37,17 @@ def test_a_running_games_secret_state_shows_to_superusers_only(client):
     staff.is_superuser = True
     staff.save()
     assert 'name="state"' in client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+
+
+def test_a_games_log_is_read_only_in_the_admin(client):
+    """An entry added or edited there would reach no channel: the log is written by the game services alone."""
+    superuser = make_user("root")
+    superuser.is_staff = superuser.is_superuser = True
+    superuser.save()
+    client.force_login(superuser)
+    event = GameEvent.objects.filter(game=running_game()).first()
+    page = client.get(f"/admin/games/gameevent/{event.pk}/change/")
+    assert page.status_code == 200 and 'name="type"' not in page.content.decode()  # shown, not a form
+    assert client.get("/admin/games/gameevent/add/").status_code == 403
+    assert client.post(f"/admin/games/gameevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert GameEvent.objects.filter(pk=event.pk).exists()
