@@ -3,7 +3,7 @@ from .eligibility import PlayBar, SecretWitness
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
 from .notes import Note
-from .notify import InboundEmail, Notification, SentEmail
+from .notify import InboundEmail, Notification, SentEmail, SigningKey
 from .profile import Profile
 from .webhooks import WebhookDelivery, WebhookSubscription
 
@@ -25,6 +25,7 @@ __all__ = [
     "Seat",
     "SecretWitness",
     "SentEmail",
+    "SigningKey",
     "SweepRun",
     "ThreadRead",
     "WebhookDelivery",

@@ -114,3 +114,17 @@ class InboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.message_id}: {self.outcome}"
+
+
+class SigningKey(models.Model):
+    """The fingerprint of the key the site signs its reply addresses with, in one row: a process that reads
+    replies compares its own keys with it before it reads any (games.notify.signing_key). Never the key."""
+
+    fingerprint = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(pk=1), name="signing_key_one_row")]
+
+    def __str__(self) -> str:
+        return f"signing key {self.fingerprint[:8]}"
