@@ -193,6 +193,7 @@ else:
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(_queue_dir / "processed"),
         "store_processed": False,
+        "control_folder": str(_queue_dir / "control"),  # kombu's default is relative: the working directory's
     }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -3,6 +3,7 @@
 Every change to these rows goes through games.services, in one transaction with the game row locked.
 """
 
+import secrets
 from copy import deepcopy
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +22,7 @@ DAY = 24
 # Every duration is from 1 hour to 60 days: a game's clock must stay within what the sweep can compute.
 DURATION = [MinValueValidator(1), MaxValueValidator(60 * DAY)]
 MAX_ABSENCE_DAYS = 90  # the longest cap a game may set on its absences (E4)
+LINK_KEY_BYTES = 24  # an unlisted game's link key: 192 random bits, 32 characters of URL-safe base64
 
 
 VOTE_BEFORE_NOMINATION = _(
@@ -57,6 +60,9 @@ class Game(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    # An unlisted game's secret address (games/u/<link_key>/), the only one at which a stranger reads it; blank for a
+    # public game. Its creator or a moderator renews it (services.lobby.renew_link).
+    link_key = models.CharField(max_length=64, blank=True, editable=False)
     player_count = models.PositiveSmallIntegerField(
         _("players"), default=7, validators=[MinValueValidator(5), MaxValueValidator(10)]
     )
@@ -132,16 +138,36 @@ class Game(models.Model):
             models.Index(fields=["status", "deadline"], name="game_due_idx"),
             models.Index(fields=["status", "lobby_closes_at"], name="game_lobby_idx"),
         ]
+        constraints = [
+            models.UniqueConstraint(fields=["link_key"], condition=~models.Q(link_key=""), name="game_link_key_unique")
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
 
     def save(self, *args, **kwargs):  # the row now holds what was written (see changed_fields)
+        if self._match_link_key_to_visibility() and kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = [*kwargs["update_fields"], "link_key"]
         super().save(*args, **kwargs)
         self.saved(kwargs.get("update_fields") or [field.attname for field in self._meta.concrete_fields])
 
     def get_absolute_url(self) -> str:
-        return f"/games/{self.pk}/"
+        return self.address()
+
+    def address(self, page: str = "thread", *args) -> str:
+        """The address of one of the game's pages (games.urls: `thread`, `rules`, `post_history` with a post's id...).
+        An unlisted game's carries its link key, not its number: it works for whoever holds the key, and the game's
+        own pages and emails lead nobody to the number, which answers 404 to strangers."""
+        return reverse(f"games:{page}", args=[self.link_key or self.pk, *args])
+
+    def _match_link_key_to_visibility(self) -> bool:
+        """An unlisted game has a link key, a public one none (made unlisted again, a game gets a new key): whether
+        the key had to change."""
+        unlisted = self.visibility == self.Visibility.UNLISTED
+        if unlisted == bool(self.link_key):
+            return False
+        self.link_key = new_link_key() if unlisted else ""
+        return True
 
     def clean(self):
         """T1: the vote's hours and the nomination's both count from the round's start, so the vote must close after
@@ -209,6 +235,10 @@ class Game(models.Model):
         """One of the durations above (`nomination`, `election`, ...) as a timedelta."""
         amount = getattr(self, f"{name}_hours")
         return timedelta(minutes=amount) if self.minute_durations else timedelta(hours=amount)
+
+
+def new_link_key() -> str:
+    return secrets.token_urlsafe(LINK_KEY_BYTES)
 
 
 # The fields whose values may change in place (JSON: dicts and lists), copied when read; found from the model.

@@ -13,6 +13,7 @@ from psycopg.conninfo import make_conninfo
 from sh_site.env import ImproperlyConfiguredEnv, database_from_url, env_str
 
 ROOT = Path(__file__).resolve().parents[2]
+DEVELOPMENT = {"DEBUG": "1"}
 
 
 def start(code: str = "from django.conf import settings; print(settings.SECRET_KEY[:4])", **environment: str):
@@ -28,6 +29,23 @@ def test_production_refuses_to_start_naming_every_missing_setting():
     assert "DEBUG is off (production), and these settings are missing: SECRET_KEY, ALLOWED_HOSTS, SITE_URL" in (
         result.stderr
     )
+
+
+def test_the_file_broker_writes_nothing_outside_var(tmp_path):
+    """kombu's filesystem transport keeps its exchanges in a folder relative to the working directory unless told
+    where: a process queuing a task (the web, a worker, beat), started elsewhere, would leave a control/ folder."""
+    code = (
+        "from sh_site.celery import app\n"
+        "with app.connection_for_write() as connection:\n"
+        "    app.amqp.queues[app.conf.task_default_queue].bind(connection.default_channel).declare()\n"
+    )
+    env = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "sh_site.settings", "PYTHONPATH": str(ROOT),
+           **DEVELOPMENT}  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-800:]
+    assert list(tmp_path.iterdir()) == []
+    assert (ROOT / "var" / "broker" / "control" / "celery.exchange").exists()
 
 
 def test_secrets_can_be_given_as_files(tmp_path):
