@@ -1,10 +1,14 @@
-"""Django admin, for the rare repair. A running game's secrets (its engine state, setup and seed, its action
-records with the discards, its graveyard) show to superusers only, and never to anyone in that game: seated,
-once seated, waiting as a substitute or named to take a seat, superusers included."""
+"""Django admin, for the rare repair. A running game's secrets never show to anyone in that game: seated, once
+seated, waiting as a substitute or named to take a seat, superusers included. Its engine state, setup and seed
+show to superusers only; its action records (hands, discards, ballots) and its graveyard to whoever may view
+those rows. Whoever is shown a running game's secret here is its witness first, as on the moderation page: they
+may never take a seat in it."""
+
+from collections.abc import Iterable
 
 from django.contrib import admin
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from .models import (
     Absence,
@@ -41,8 +45,32 @@ def takes_part(request, game: Game) -> bool:
     return game.seats.filter(user=request.user).exists()
 
 
-class HidesGamesSecrets(admin.ModelAdmin):
-    """Rows holding a secret of a game under way (`secret` filters them) are left out for anyone in the game."""
+def on_the_record(request, games: Iterable[Game], reason: str) -> None:
+    """`request.user` is about to be shown a secret of each of `games`: of each that runs, they become a witness
+    (never to take a seat in it) and the audit log says so, before the page is drawn."""
+    with transaction.atomic():
+        for game in games:
+            if game.status == Game.Status.RUNNING:
+                record_witness(game, request.user)
+                secrets_shown.send(Game, game=game, user=request.user, reason=reason)
+
+
+class NeverFiltersBy(admin.ModelAdmin):
+    """The `unfilterable` fields hold a secret: a filter on one (?seed__lt=..., ?body__contains=) would read it a
+    bit at a time, one count of rows after another."""
+
+    unfilterable: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if lookup.split("__")[0] in self.unfilterable:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+class HidesGamesSecrets(NeverFiltersBy):
+    """Rows holding a secret of a game under way (`secret` filters them, the `unfilterable` fields say it) are
+    left out for anyone in the game. Anyone else shown one while the game runs, on its page or among the matches
+    of a search through what such fields say, is the game's witness first."""
 
     game_path = "game"
     secret = Q()
@@ -51,6 +79,24 @@ class HidesGamesSecrets(admin.ModelAdmin):
         rows = super().get_queryset(request)
         mine = Game.objects.filter(status__in=UNDER_WAY, seats__user=request.user)
         return rows.exclude(self.secret & Q(**{f"{self.game_path}__in": mine}))
+
+    def get_search_results(self, request, queryset, search_term):
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        searched = {field.lstrip("^=@") for field in self.get_search_fields(request)}
+        if search_term and searched & set(self.unfilterable):
+            # A row matched may have matched on its secret: which rows a word finds tells what they say.
+            on_the_record(request, self.games_told(found), f"searched the {self.opts.verbose_name_plural} in the admin")
+        return found, may_have_duplicates
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:
+            rows = self.model.objects.filter(pk=obj.pk)
+            on_the_record(request, self.games_told(rows), f"read {self.opts.verbose_name} {obj.pk} in the admin")
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def games_told(self, rows: QuerySet) -> QuerySet[Game]:
+        """The running games whose secrets some of `rows` hold."""
+        return Game.objects.filter(status=Game.Status.RUNNING, pk__in=rows.filter(self.secret).values(self.game_path))
 
 
 class SeatInline(admin.TabularInline):
@@ -71,7 +117,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(NeverFiltersBy):
     list_display = (
         "name",
         "status",
@@ -87,20 +133,12 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     raw_id_fields = ("created_by",)
+    unfilterable = SECRET_FIELDS
 
-    def lookup_allowed(self, lookup, value, request=None):
-        # Filtering by the secret fields would read them a bit at a time (?seed__lt=..., ?state__seats__0__role=).
-        if lookup.split("__")[0] in SECRET_FIELDS:
-            return False
-        return super().lookup_allowed(lookup, value, request)
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        game = self.get_object(request, object_id)
-        if game is not None and game.status == Game.Status.RUNNING and not self.get_exclude(request, game):
-            with transaction.atomic():  # the secrets are shown: on the record, as on the moderation page
-                record_witness(game, request.user)
-                secrets_shown.send(Game, game=game, user=request.user, reason="opened the game in the admin")
-        return super().change_view(request, object_id, form_url, extra_context)
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and not self.get_exclude(request, obj):
+            on_the_record(request, [obj], "opened the game in the admin")
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_exclude(self, request, obj=None):
         # Secrets: only superusers see the engine state of a game that is not over, unless they are in it.
@@ -138,6 +176,7 @@ class GameEventAdmin(admin.ModelAdmin):
 
 @admin.register(ActionRecord)
 class ActionRecordAdmin(HidesGamesSecrets):
+    unfilterable = ("action",)
     list_display = ("game", "index", "source", "actor_name", "created_at")
     list_filter = ("source",)
     search_fields = ("game__name", "actor_name")
@@ -154,6 +193,7 @@ class AbsenceAdmin(admin.ModelAdmin):
 @admin.register(Post)
 class PostAdmin(HidesGamesSecrets):
     secret = Q(thread=Post.Thread.GRAVEYARD)
+    unfilterable = ("body", "html")
     list_display = ("game", "thread", "author", "created_at", "edited_at", "hidden_at")
     list_filter = ("thread",)
     search_fields = ("body", "author__username", "game__name")
@@ -164,6 +204,7 @@ class PostAdmin(HidesGamesSecrets):
 class PostRevisionAdmin(HidesGamesSecrets):
     game_path = "post__game"
     secret = Q(post__thread=Post.Thread.GRAVEYARD)
+    unfilterable = ("body", "html")
     list_display = ("post", "created_at")
     raw_id_fields = ("post",)
 
@@ -255,7 +296,7 @@ class SecretWitnessAdmin(admin.ModelAdmin):
 
 
 @admin.register(Note)
-class NoteAdmin(admin.ModelAdmin):
+class NoteAdmin(NeverFiltersBy):
     """A player's private notes: that they exist and their size, never their text, which is their author's alone
     (issue 29). Nobody changes them here; a user deleted here takes their notes along."""
 
@@ -263,6 +304,7 @@ class NoteAdmin(admin.ModelAdmin):
     fields = ("game", "author", "updated_at", "length")
     readonly_fields = fields
     raw_id_fields = ("game", "author")
+    unfilterable = ("body",)
 
     @admin.display(description="characters")
     def length(self, note: Note) -> int:

@@ -1,4 +1,8 @@
 from django.contrib import admin
+from django.db.models import Q
+
+from games.admin import HidesGamesSecrets
+from games.models import Post
 
 from .models import AuditEntry, Ban, HealthAlert, Report, SignIn
 
@@ -23,7 +27,12 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(HidesGamesSecrets):
+    """A report of a graveyard post tells what the post says, as the moderators' queue does."""
+
+    game_path = "post__game"
+    secret = Q(post__thread=Post.Thread.GRAVEYARD)
+    unfilterable = ("reason", "resolution")
     list_display = ("post", "reporter", "created_at", "resolved_at", "resolved_by")
     list_filter = ("resolved_at",)
     search_fields = ("reason", "resolution")
