@@ -1,8 +1,11 @@
 from django.urls import path
 
-import sh_site.converters  # noqa: F401  (the <id:...> converter)
+import sh_site.converters  # noqa: F401  (the <id:...> and <linkkey:...> converters)
 
 from .views import lobby, notifications, panel, profile, replay, stats, thread, webhooks
+from .views.common import by_link_key
+
+NUMBER = "games/<id:game_id>/"
 
 app_name = "games"
 urlpatterns = [
@@ -26,9 +29,11 @@ urlpatterns = [
     path("games/<id:game_id>/claim/", panel.claim, name="claim"),
     path("games/<id:game_id>/absence/", panel.absence, name="absence"),
     path("games/<id:game_id>/resign/", panel.resign, name="resign"),
+    path("games/<id:game_id>/link/", lobby.renew_link, name="renew_link"),
     path("absences/<id:absence_id>/withdraw/", panel.withdraw_absence, name="withdraw_absence"),
     path("profile/absences/", profile.absences, name="absences"),
     path("users/<str:username>/", profile.user_profile, name="user_profile"),
+    path("games/<id:game_id>/players/<str:name>/", profile.player_profile, name="player_profile"),
     path("profile/", profile.edit_profile, name="edit_profile"),
     path("profile/tokens/", profile.api_tokens, name="api_tokens"),
     path("profile/webhooks/", webhooks.my_webhooks, name="my_webhooks"),
@@ -42,3 +47,17 @@ urlpatterns = [
     path("calendar/<str:token>.ics", notifications.calendar_feed, name="calendar"),
     path("profile/calendar/", notifications.renew_calendar, name="renew_calendar"),
 ]
+
+
+def _at_link_key(patterns: list) -> list:
+    """Each page of a game at its number (games/12/...) also at its link key (games/u/<key>/...), under the same
+    name: reversed with a key rather than a number (Game.address), the name gives the key's address."""
+    return [
+        path(f"games/u/<linkkey:game_key>/{str(p.pattern).removeprefix(NUMBER)}", by_link_key(p.callback),
+             p.default_args, name=p.name)
+        for p in patterns
+        if str(p.pattern).startswith(NUMBER)
+    ]  # fmt: skip
+
+
+urlpatterns += _at_link_key(urlpatterns)

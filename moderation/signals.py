@@ -33,7 +33,7 @@ def audit_secrets_shown(sender, game: Game, user, reason: str, **kwargs) -> None
 
 
 @receiver(newcomer_dropped)
-def tell_moderators_of_a_dropped_newcomer(sender, game_id: int, name: str, **kwargs) -> None:
+def tell_moderators_of_a_dropped_newcomer(sender, game_id: int, name: str, user_id: int | None, **kwargs) -> None:
     """An entry in the audit log, and an email to the moderators who do not play in the game."""
     game = Game.objects.get(pk=game_id)
     reason = f"{name} had seen this game's secrets before taking a seat: they no longer wait for one."
@@ -44,7 +44,7 @@ def tell_moderators_of_a_dropped_newcomer(sender, game_id: int, name: str, **kwa
         reason=reason,
         game=game,
         game_name=game.name,
-        target=get_user_model().objects.filter(username=name).first(),
+        target=get_user_model().objects.filter(pk=user_id).first(),  # by account: the name may be another's now
         target_name=name,
     )
     recipients = (

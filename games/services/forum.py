@@ -33,21 +33,21 @@ def post_message(
             raise GameError(refusal, code="cannot_post")
         _check_rate(game, user, now)
         quoted = game.posts.filter(pk=quote_of, thread=thread, hidden_at=None).first() if quote_of else None
+        people = _people(game)
         post = Post.objects.create(
             game=game,
             thread=thread,
             author=user,
             body=body,
-            html=render(body, mentionable=_names(game)),
+            html=render(body, mentionable=set(people)),
             quote_of=quoted,
             created_at=now,
         )
         # The graveyard never reaches the living while the game runs: no mention is announced from it.
         graveyard_running = thread == Post.Thread.GRAVEYARD and game.status == Game.Status.RUNNING
-        mentioned = set() if graveyard_running else mentions(body, _names(game))
+        mentioned = set() if graveyard_running else mentions(body, set(people))
         if mentioned:
-            seats = game.seats.filter(name__in=mentioned, user__isnull=False)
-            notify_mentions(game, post.pk, user, list(seats.values_list("user_id", flat=True)), now)
+            notify_mentions(game, post.pk, user, sorted(people[name] for name in mentioned), now)
         notify_post(game, post, now)
         return post
 
@@ -166,4 +166,10 @@ def _check_rate(game: Game, user, now: datetime) -> None:
 
 
 def _names(game: Game) -> set[str]:
-    return set(game.seats.values_list("user__username", flat=True))
+    return set(_people(game))
+
+
+def _people(game: Game) -> dict[str, int]:
+    """The game's people by their user name as it is now, which a mention names (it links to their profile), to
+    their account: never the name the game knows them by, which a renamed account no longer has."""
+    return dict(game.seats.filter(user__isnull=False).values_list("user__username", "user_id"))

@@ -161,11 +161,14 @@ def replace(
     with _changing(game_id, step, now) as change:
         if _scheduled(change, "replace", username, newcomer):
             return False
+        if change.seat_held_by(account) is not None:  # under the name they joined with, if renamed since
+            raise GameError(_("%(name)s is already in this game.") % {"name": newcomer}, code="name_taken")
         if knows_secrets(change.game, account):
             raise GameError(
                 _("%(name)s has seen this game's secrets and cannot play in it.") % {"name": newcomer},
                 code="saw_secrets",
             )
+        change.newcomers[newcomer] = account
         play(change, {"type": "replace", "player": username, "name": newcomer}, MODERATOR, moderator)
         return True
 

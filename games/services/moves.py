@@ -20,8 +20,8 @@ def make_move(game_id: int, user, move: dict, step_number: int, *, now: datetime
     """
     now = now or timezone.now()
     with changing(game_id, now=now) as change:
-        seat = change.seats.get(user.get_username())
-        return play(change, _action(change.game, seat, user, move, step_number, now), ActionRecord.Source.PLAYER, user)
+        action = _action(change.game, change.seat_held_by(user), move, step_number, now)
+        return play(change, action, ActionRecord.Source.PLAYER, user)
 
 
 def check_move(game_id: int, user, move: dict, step_number: int, *, now: datetime | None = None) -> None:
@@ -32,12 +32,14 @@ def check_move(game_id: int, user, move: dict, step_number: int, *, now: datetim
     if game.status != Game.Status.RUNNING:
         raise GameError(_("This game is not running."), code="game_not_running")
     seat = game.seats.filter(user=user).first()
-    action = _action(game, seat, user, move, step_number, now)
+    action = _action(game, seat, move, step_number, now)
     apply_or_refuse(game.load_state(), action)  # a copy read for the check, never stored
 
 
-def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, now: datetime) -> dict:
-    """The replay action for a player's move, or the GameError that refuses it before the rules are asked."""
+def _action(game: Game, seat: Seat | None, move: dict, step_number: int, now: datetime) -> dict:
+    """The replay action for a player's move made from `seat` (the mover's row, found by their account), or the
+    GameError that refuses it before the rules are asked. The move is made by the name the engine knows the seat's
+    holder by, whatever their user name is now."""
     if move.get("type") not in PLAYER_MOVES:
         raise GameError(_("Unknown move."), code="unknown_move")
     if game.paused_at is not None:
@@ -57,4 +59,4 @@ def _action(game: Game, seat: Seat | None, user, move: dict, step_number: int, n
         raise GameError(_("You do not hold a seat in this game."), code="not_seated")
     fields = MOVE_FIELDS[move["type"]]  # only the move's own fields reach the record and the export
     kept = {key: value for key, value in move.items() if key in fields}
-    return {"type": move["type"], **kept, "by": user.get_username()}
+    return {"type": move["type"], **kept, "by": seat.name}

@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -36,7 +35,9 @@ class Change:
 
     game: Game
     state: GameState
-    seats: dict[str, Seat]  # every seat row of the game, by username
+    # Every seat row of the game, by the name the engine knows its person by (Seat.name): the user name they had
+    # when they joined, kept when the account is renamed. A person is found by their account (`seat_held_by`).
+    seats: dict[str, Seat]
     now: datetime
     events: list[GameEvent] = field(default_factory=list)
     records: list[ActionRecord] = field(default_factory=list)
@@ -47,10 +48,18 @@ class Change:
     finished: bool = False  # the game row is up to date with the state (finish)
     ghosts: list[str] = field(default_factory=list)  # substitutes whose account is gone, seated meanwhile
     forgotten: list[Seat] = field(default_factory=list)  # rows of people no longer waiting for a seat
-    dropped: list[str] = field(default_factory=list)  # waiting for a seat, dropped for having seen the secrets
+    dropped: list[Seat] = field(default_factory=list)  # waiting for a seat, dropped for having seen the secrets
+    # The accounts of people new to the game in this change, by the name the engine is to know them by: found by
+    # whoever named them (a moderator naming a replacement, a script's import), never looked up again by name.
+    newcomers: dict[str, object] = field(default_factory=dict)
 
-    def seat_of(self, username: str) -> Seat:
-        return self.seats[username]
+    def seat_of(self, name: str) -> Seat:
+        """The row of the person the engine calls `name`."""
+        return self.seats[name]
+
+    def seat_held_by(self, user) -> Seat | None:
+        """The user's row in this game, found by their account, whatever their user name is now."""
+        return next((seat for seat in self.seats.values() if seat.user_id == user.pk), None)
 
 
 def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
@@ -73,18 +82,15 @@ def _drop_newcomers_who_know(change: Change) -> None:
     waiting = state.substitutes + [entry.name for entry in state.pending if entry.kind == "replace"]
     if not waiting:
         return
-    user_of = {name: change.seats[name].user_id for name in waiting if name in change.seats}
-    missing = [name for name in waiting if name not in user_of]  # named before pending rows were kept
-    if missing:
-        user_of.update(get_user_model().objects.filter(username__in=missing).values_list("username", "pk"))
-    knowing = user_ids_knowing(change.game, [pk for pk in user_of.values() if pk is not None])
-    for name in waiting:
-        if user_of.get(name) in knowing:
+    rows = [change.seats[name] for name in waiting if name in change.seats]  # each waits in a row of their own
+    knowing = user_ids_knowing(change.game, [seat.user_id for seat in rows if seat.user_id is not None])
+    for seat in rows:
+        if seat.user_id in knowing:
             try:
-                play(change, {"type": "withdraw", "name": name}, ActionRecord.Source.SYSTEM)
+                play(change, {"type": "withdraw", "name": seat.name}, ActionRecord.Source.SYSTEM)
             except GameError:  # only once the game is over: never let it fail the move that follows
                 continue
-            change.dropped.append(name)  # the moderators are told once the change is written (announce)
+            change.dropped.append(seat)  # the moderators are told once the change is written (announce)
 
 
 def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetime) -> Change:
@@ -217,16 +223,16 @@ def _replaced(change: Change, event: dict) -> None:
     old.active = False
     old.replaced_at = change.now
     change.changed_seats.append(old)
-    seat = change.seats.get(event["player"]) or _new_seat(change, event["player"], number=old.number)
+    seat = change.seat_of(event["player"])  # in the game since the replacement was scheduled
     seat.number = old.number
     seat.active, seat.pending = True, False
     change.changed_seats.append(seat)
 
 
-def _new_seat(change: Change, username: str, *, number: int | None, is_substitute: bool = False) -> Seat:
-    user = get_user_model().objects.get(username=username)
-    seat = Seat(game=change.game, user=user, name=username, number=number, is_substitute=is_substitute)
-    change.seats[username] = seat
+def _new_seat(change: Change, name: str, *, number: int | None, is_substitute: bool = False) -> Seat:
+    user = change.newcomers[name]
+    seat = Seat(game=change.game, user=user, name=name, number=number, is_substitute=is_substitute)
+    change.seats[name] = seat
     return seat
 
 
@@ -350,9 +356,11 @@ def announce(changes: list[Change]) -> None:
     """After commit, tell whoever listens (the live thread, the moderators) what happened in each game. (The
     channels heard of it in `persist`.)"""
     for change in changes:
-        for name in change.dropped:
+        for seat in change.dropped:
             transaction.on_commit(
-                lambda g=change.game.pk, n=name: newcomer_dropped.send(sender=Game, game_id=g, name=n)
+                lambda g=change.game.pk, n=seat.name, u=seat.user_id: newcomer_dropped.send(
+                    sender=Game, game_id=g, name=n, user_id=u
+                )
             )
         if change.events:
             game_id, step_number = change.game.pk, change.game.step_number

@@ -57,6 +57,7 @@ def import_script(data: dict, *, now: datetime | None = None, **options) -> Game
                 for number, name in enumerate(script.players)
             )
             change = begin_new_game(game, start(script), [*seats], now)
+            change.newcomers.update(users)  # the script's substitutes and replacements take their seats by name
             for index, action in enumerate(script.actions):
                 try:
                     play(change, action, ActionRecord.Source.SYSTEM)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from games.forms import AbsenceForm, ApiTokenForm, ProfileForm, aware
-from games.models import Absence, ApiToken, Game, Profile
+from games.models import Absence, ApiToken, Game, Profile, Seat
 from games.services import GameError, participation_record
 from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
@@ -37,6 +37,14 @@ def user_profile(request, username: str):
             "seats": seats,
         },
     )
+
+
+def player_profile(request, game_id: int, name: str):
+    """The profile of whoever sat at the game's table as `name`: a game's pages name its players as the game knows
+    them, which stays the name they joined with when their account is renamed; the account is found by the seat."""
+    seated = Seat.objects.filter(game_id=game_id, name=name, number__isnull=False, user__is_active=True)
+    seat = get_object_or_404(seated.select_related("user"))
+    return redirect("games:user_profile", seat.user.get_username())
 
 
 @login_required

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import fragments, live
-from games.access import access_game, can_read, is_over, posting_refusal
+from games.access import can_read, is_moderator, is_over, posting_refusal
 from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
 from games.models import Absence, Claim, Game, GameEvent, Note, Post, ThreadRead
@@ -45,7 +45,7 @@ from games.services.forum import edit_post, mark_read, post_message
 from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
 
-from .common import first_error, load
+from .common import came_by_key, first_error, load, reach
 from .header import visitor_page
 
 PAGE_SIZE = 25
@@ -58,6 +58,8 @@ def thread(request, game_id: int, graveyard: bool = False):
     seen = live.fingerprint(game_id, name, request.user.pk)
     if seen is None:
         raise Http404(_("There is no such game."))
+    if seen[live.GAME_FIELDS.index("visibility")] != Game.Visibility.PUBLIC and not came_by_key(request, game_id):
+        reach(request, game_id)  # at an unlisted game's number, a stranger finds no such game
     tags = {kind: live.etag(request, seen, live=kind == "live") for kind in ("live", "page")}
     tag = tags["live" if live.is_live(request) else "page"]
     # A message waiting to be shown is never answered "unchanged"; nor is the graveyard, before the reader's
@@ -150,7 +152,10 @@ def _quotation(game, post: Post, page: str | None) -> str:
     author = post.author.get_username() if post.author else _("a deleted user")
     thread = "games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread"
     page_part = f"?page={page}" if page and re.fullmatch(r"[0-9]{1,9}", page) else ""
-    return quote(post.body, author=author, link=f"{reverse(thread, args=[game.pk])}{page_part}#post-{post.pk}")
+    # An unlisted game's quotation links within its page: the text is kept, posted to webhooks and outlives a
+    # renewed link key, which it must not carry.
+    address = "" if game.link_key else reverse(thread, args=[game.pk])
+    return quote(post.body, author=author, link=f"{address}{page_part}#post-{post.pk}")
 
 
 def _thread_page(
@@ -211,6 +216,7 @@ def _thread_context(
         "status": status_box(game, state) if panel else None,  # what the panel says of the round
         "panel": panel,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
+        "secret_link": _secret_link(request, game, viewer),
         "signups": _signups(game) if game.status == game.Status.OPEN else [],
         "preview": preview,
         "absences": _own_absences(viewer, seen),
@@ -225,13 +231,22 @@ def _thread_context(
     }
 
 
+def _secret_link(request, game, viewer) -> str:
+    """An unlisted game's address to share, shown to whoever may renew it (its creator, a moderator); else ""."""
+    user = viewer.user
+    if not game.link_key or user is None or not (game.created_by_id == user.pk or is_moderator(user)):
+        return ""
+    return request.build_absolute_uri(game.get_absolute_url())
+
+
 def _shared_parts(game, state, name: str, page, before, events: Callable[[], list], minute, seen) -> dict:
     """What the page shows every reader alike: its posts and announcements (their HTML, each post's id) and the
     pagination; the settings; the governments; and the status box, counting down from `minute`. Kept as four
     fragments asked for in one round trip when the page's fingerprint `seen` was read, each keyed by what it shows:
-    the page by its posts as read, the time its announcements start after, the number of pages, the game's status
-    and, on the last page only, the number of events logged (a page with a page after it holds the announcements
-    made up to its last post: new ones are later); the settings by the game's settings, the same on every page; the
+    the page by the game's address (its posts' links carry an unlisted game's key), its posts as read, the time its
+    announcements start after, the number of pages, the game's status and, on the last page only, the number of
+    events logged (a page with a page after it holds the announcements made up to its last post: new ones are
+    later); the settings by the game's settings, the same on every page; the
     governments by the fingerprint's public part (live.public: the game's row, posts, claims and seats), the same on
     every page at a moment; the status box by the public part and the minute. Else made here (a page shown again
     after a refused form)."""
@@ -258,7 +273,8 @@ def _shared_parts(game, state, name: str, page, before, events: Callable[[], lis
         return render_to_string("games/_history.html", {"history": history}) if history else ""
 
     def status_html() -> str:
-        shown = {"status": status(), "board": board_fragment(status()) if status() else "", "minute": minute}
+        board = board_fragment(status()) if status() else ""
+        shown = {"status": status(), "board": board, "minute": minute, "game_id": game.pk}
         return render_to_string("games/_status.html", shown) if status() else ""
 
     makers = (page_html, settings_html, history_html, status_html)
@@ -268,7 +284,7 @@ def _shared_parts(game, state, name: str, page, before, events: Callable[[], lis
         public, posts = live.public(seen), tuple(tuple(post.values()) for post in page.object_list)
         logged = None if page.has_next() else seen[live.GAME_FIELDS.index("event_count")]
         keys = (
-            ("page", game.pk, name, page.number, page.paginator.num_pages, game.status, posts, before, logged),
+            ("page", game.address(), name, page.number, page.paginator.num_pages, game.status, posts, before, logged),
             ("settings", game.pk, game.status == game.Status.OPEN, settings_key(game)),
             ("history", game.pk, public),
             ("status", game.pk, public, minute),
@@ -337,7 +353,7 @@ def _signups(game) -> list[dict]:
 def _with_announcements(game, page, thread: str, events: list, before) -> list[dict]:
     """The page's posts with the runs of announcements made between them (the game thread only), from the game's
     events in order; `before`: the time of the last post of the page before, if any."""
-    htmls = post_htmls(game.pk, page.object_list)
+    htmls = post_htmls(game, page.object_list)
     entries = [{"kind": "post", **post, "html": html} for post, html in zip(page.object_list, htmls, strict=True)]
     if thread != Post.Thread.MAIN:
         return entries
@@ -373,7 +389,8 @@ def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, f
     above `first_new`, and each run of announcements. Written here rather than in the template, with addresses and
     words found once for the page: in the template the controls cost as much as the rest of the page (issue 30)."""
     reader_id = reader.pk if reader.is_authenticated else None
-    edit, report = _address("games:edit_post", game.pk), _address("moderation:report_post")
+    key = (game.link_key,) if game.link_key else ()  # an unlisted game's addresses carry its key
+    edit, report = _address("games:edit_post", game.link_key or game.pk), _address("moderation:report_post", *key)
     words = {key: conditional_escape(text) for key, text in
              (("quote", _("Reply with quote")), ("edit", _("Edit")), ("report", _("Report")),
               ("new", _("New posts")))}  # fmt: skip
@@ -416,7 +433,7 @@ def first_unread(request, game_id: int):
     posts = Post.objects.filter(game=game, thread=Post.Thread.MAIN)
     before = posts.filter(created_at__lte=read.last_read_at).count() if read else 0
     target = posts.order_by("created_at", "pk")[before : before + 1].first()
-    url = reverse("games:thread", args=[game.pk])
+    url = game.address()
     if target is None:
         page = max(1, -(-posts.count() // PAGE_SIZE))
         return redirect(f"{url}?page={page}#end")
@@ -449,7 +466,7 @@ def new_post(request, game_id: int):
     except GameError as error:
         messages.error(request, str(error))
         return _thread_page(request, game, state, viewer, name, form, "last", status=409)
-    back = reverse("games:graveyard" if post.thread == Post.Thread.GRAVEYARD else "games:thread", args=[game.pk])
+    back = game.address("graveyard" if post.thread == Post.Thread.GRAVEYARD else "thread")
     page = -(-Post.objects.filter(game=game, thread=post.thread, created_at__lte=post.created_at).count() // PAGE_SIZE)
     return redirect(f"{back}?page={page}#post-{post.pk}")
 
@@ -473,7 +490,7 @@ def save_own_notes(request, game_id: int):
         return _thread_page(request, game, state, viewer, Post.Thread.MAIN, PostForm(), None, status=400, notes=sent)
     done = _("Your notes are saved: only you can read them.") if kept else _("Your notes are cleared.")
     messages.success(request, done)
-    return redirect(reverse("games:thread", args=[game.pk]) + "#notes")
+    return redirect(game.address() + "#notes")
 
 
 @login_required
@@ -492,7 +509,7 @@ def edit(request, game_id: int, post_id: int):
         except GameError as error:
             messages.error(request, str(error))
         else:
-            return redirect(f"{reverse('games:thread', args=[game.pk])}#post-{post.pk}")
+            return redirect(f"{game.address()}#post-{post.pk}")
     return render(request, "games/edit_post.html", context)
 
 
@@ -526,7 +543,7 @@ def secret_history(request, game_id: int):
 
 def replay_script(request, game_id: int):
     """R27: the game as a replay script, seed included, once it is over (until then no such page exists)."""
-    game = access_game(game_id)
+    game = reach(request, game_id)
     if not is_over(game) or game.setup is None:
         raise Http404(_("The replay script is published when the game ends."))
     response = JsonResponse(export_script(game), json_dumps_params={"indent": 1})

@@ -109,6 +109,22 @@ def test_e5_a_substitute_who_saw_the_secrets_anyway_never_takes_a_seat(django_ca
     assert AuditEntry.objects.filter(game=game, action="drop_newcomer", target_name="sam").exists()
 
 
+def test_e5_a_renamed_substitute_dropped_for_the_secrets_is_on_the_record_by_their_account(
+    django_capture_on_commit_callbacks,
+):
+    game = running_game()
+    sam = make_user("sam")
+    join_game(game.pk, sam, as_substitute=True, now=START)
+    sam.username = "samuel"
+    sam.save()
+    make_user("sam")  # another account takes the name sam had
+    ThreadRead.objects.create(user=sam, game=game, thread=Post.Thread.GRAVEYARD, last_read_at=START)
+    with django_capture_on_commit_callbacks(execute=True), changing(game.pk, now=START):
+        pass
+    entry = AuditEntry.objects.get(game=game, action="drop_newcomer")
+    assert (entry.target, entry.target_name) == (sam, "sam")
+
+
 def test_naming_someone_who_has_seen_the_secrets_is_refused(moderator_client):
     game = running_game()
     moderator_client("zed")
