@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.apps import apps as global_apps
+from django.db.models.signals import post_migrate
 
 
 class GamesConfig(AppConfig):
@@ -15,3 +17,16 @@ class GamesConfig(AppConfig):
             Profile.of(user, request)
 
         user_signed_up.connect(make_profile, dispatch_uid="games.profile_on_sign_up", weak=False)
+        post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="games.record_signing_key")
+
+
+def _record_signing_key(sender, using: str, apps=global_apps, **kwargs) -> None:
+    """Each release runs `migrate` with the site's environment before its code serves: the key it signs with is
+    recorded for the processes that read replies (games.notify.signing_key)."""
+    from .notify.signing_key import record_signing_key
+
+    try:
+        rows = apps.get_model("games", "SigningKey")._default_manager.db_manager(using)
+    except LookupError:  # migrated back to before the table
+        return
+    record_signing_key(rows)

@@ -39,6 +39,7 @@ from games.models import Game, Notification, Profile, Seat, SentEmail
 from .channels import Channel
 from .email_compose import Owing, build_message, emails_of
 from .failures import Failures, describe
+from .signing_key import record_signing_key
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ def send_due_emails(
         claimed = _claim(now, batch_size)
         if not claimed:
             return sent
+        record_signing_key()  # the key these emails' reply addresses are signed with, for those who read replies
         count, server_away = _send(claimed, now, failures)
         sent += count
         if server_away:  # the rest waits for the next run

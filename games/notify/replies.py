@@ -4,8 +4,8 @@ was sent to, under the web form's rules.
 One handler behind both ways mail comes in (`manage.py receive_email` for an MTA's pipe, `manage.py lmtp_server`):
 - once per person and Message-ID (or, without one, per digest of the message): a message delivered twice acts
   once, and only an authenticated message claims its Message-ID, so a forgery cannot shadow the genuine reply;
-- a site that cannot judge a message (REPLY_ADDRESS unset, another SECRET_KEY) raises CannotReceive before
-  recording anything: the MTA keeps the message and tries again;
+- a site that cannot judge a message (REPLY_ADDRESS unset, another SECRET_KEY than the one the site signs with:
+  signing_key.py) raises CannotReceive before recording anything: the MTA keeps the message and tries again;
 - a message larger than INBOUND_MAX_BYTES is dropped unread;
 - automatic replies, bounces and out-of-office messages are dropped without an answer: never a mail loop;
 - the reply address must hold a token this site signed (reply_tokens.py), and the From address must be the
@@ -38,7 +38,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.models import Game, InboundEmail, Post, Profile, Seat
+from games.models import Game, InboundEmail, Post, Profile
 from games.services.errors import GameError
 from games.services.forum import post_message
 from games.services.moves import make_move
@@ -46,7 +46,8 @@ from games.wording import done_message
 
 from .commands import NotACommand, commands_for, read_command
 from .reply_text import addresses_in, reply_text
-from .reply_tokens import ReplyToken, claimed_by, read_token, token_in
+from .reply_tokens import ReplyToken, read_token, token_in
+from .signing_key import another_key
 
 log = logging.getLogger(__name__)
 Outcome = InboundEmail.Outcome
@@ -58,9 +59,9 @@ NO_BREAK_SPACES = "\u00a0\u202f"  # kept in a subject: French sets one before a 
 
 
 class CannotReceive(Exception):
-    """This process cannot judge a message (REPLY_ADDRESS unset, or another SECRET_KEY than the one that signed
-    the site's emails): nothing is recorded and the caller asks the MTA to keep the message and try again, so
-    that a site wired wrongly never loses a reply nor answers "forged" for a genuine one."""
+    """This process cannot judge any message (REPLY_ADDRESS unset, or another SECRET_KEY than the one the site
+    signs with): nothing is recorded and the caller asks the MTA to keep the message and try again, so that a
+    site wired wrongly never loses a reply nor drops a genuine one as forged."""
 
 
 @dataclass
@@ -84,7 +85,7 @@ def handle_message(raw: bytes, recipients: list[str] = (), *, now: datetime | No
     if is_automatic(message):
         return _record(message_id, Outcome.AUTOMATIC, now)
     sender = parseaddr(str(message.get("From", "")))[1]
-    token = _find_token(message, recipients, sender)
+    token = _find_token(message, recipients)
     if token is None:
         return _record(message_id, Outcome.FORGED, now)
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
@@ -236,39 +237,28 @@ def is_automatic(message: EmailMessage) -> bool:
 
 
 def check_can_receive() -> None:
-    """Raise CannotReceive when this process could not read any reply's token."""
+    """Raise CannotReceive when this process could not read any reply's token; called before a message is read.
+    Once it passes, a token that does not verify is a forgery, whoever it names and whatever its sender."""
     template = settings.REPLY_ADDRESS
     if not template or "{token}" not in template:
         raise CannotReceive("REPLY_ADDRESS is not set (or has no {token}): no reply's token can be read here")
+    if another_key():
+        raise CannotReceive(
+            "this process runs with another key than the site's: the fingerprint the site recorded for the key it "
+            "signs reply addresses with is neither this SECRET_KEY's nor one of SECRET_KEY_FALLBACKS'"
+        )
 
 
-def _find_token(message: EmailMessage, recipients, sender: str) -> ReplyToken | None:
+def _find_token(message: EmailMessage, recipients) -> ReplyToken | None:
     candidates = list(recipients)
     for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
         candidates += [address for _name, address in getaddresses([str(v) for v in message.get_all(header, [])])]
-    unverified = None
     for address in candidates:
         text = token_in(address)
         token = read_token(text) if text else None
         if token is not None:
             return token
-        unverified = unverified or text
-    if unverified and _signed_with_another_key(claimed_by(unverified), sender):
-        raise CannotReceive(
-            "a reply token names a seated player and comes from their verified address, but does not verify with "
-            "this SECRET_KEY (nor SECRET_KEY_FALLBACKS): this process runs with another key than the site's"
-        )
     return None
-
-
-def _signed_with_another_key(claim: ReplyToken | None, sender: str) -> bool:
-    """A token that fails its signature yet names a player of that game, sent from that player's verified
-    address: a genuine reply read with the wrong key far more likely than a forgery (which would need both the
-    ids and the address). Kept for a retry rather than dropped: at worst a forger's message is retried and
-    bounced by the MTA, never posted."""
-    if claim is None or not Seat.objects.filter(game_id=claim.game_id, user_id=claim.user_id).exists():
-        return False
-    return _verified(claim.user_id, sender)
 
 
 def _verified(user_id: int, sender: str) -> bool:

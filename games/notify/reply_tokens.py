@@ -46,13 +46,6 @@ def read_token(text: str) -> ReplyToken | None:
     return _contents(payload)
 
 
-def claimed_by(text: str) -> ReplyToken | None:
-    """What a token says, signature unchecked: never a credential, only a clue to why a token does not verify
-    (see games.notify.replies: a genuine reply read with another key than the one that signed it)."""
-    raw = _decoded(text)
-    return _contents(raw[: _LAYOUT.size]) if raw is not None else None
-
-
 def _decoded(text: str) -> bytes | None:
     if len(text) != TOKEN_LENGTH:
         return None

@@ -11,6 +11,14 @@ from tests.services import Receiver, free_port
 REPLY = "reply+{token}@reply.example.org"
 
 
+def one_character_changed(address: str) -> str:
+    """A reply address whose token has one character of its signature changed (a character inside the token,
+    so that all five of its bits are read, none of them padding)."""
+    local, domain = address.split("@")
+    changed = "b" if local[-5] == "a" else "a"
+    return f"{local[:-5]}{changed}{local[-4:]}@{domain}"
+
+
 @pytest.fixture
 def reply_players(db, settings):
     """Replies by email on (REPLY_ADDRESS), and the five players ann to eve with verified addresses."""

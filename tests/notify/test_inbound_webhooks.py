@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.models import ActionRecord, Game, InboundEmail, Post
 from games.notify.email import send_due_emails
 from tests.factories import reply_to, running_game
+from tests.notify.conftest import one_character_changed
 
 pytestmark = pytest.mark.django_db
 PAYLOADS = Path(__file__).parent / "payloads"
@@ -115,6 +116,13 @@ def test_postmark_a_reply_with_the_secret_is_posted(client):
     assert postmark(client, "Bob looks liberal to me.", address).status_code == 200
     assert list(Post.objects.filter(game=game).values_list("body", flat=True)) == ["Bob looks liberal to me."]
     assert InboundEmail.objects.get().message_id == "<hook-2@mail.example>"
+
+
+def test_postmark_a_token_with_one_character_changed_is_dropped_at_once_never_a_500(client):
+    game, address, _raw = a_reply("unused")
+    assert postmark(client, "nominate bob", one_character_changed(address)).status_code == 200
+    assert InboundEmail.objects.get().outcome == InboundEmail.Outcome.FORGED
+    assert not Post.objects.filter(game=game).exists() and not ActionRecord.objects.filter(game=game).exists()
 
 
 def test_postmark_without_the_secret_changes_nothing(client):

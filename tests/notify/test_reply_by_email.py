@@ -28,7 +28,7 @@ from games.notify.replies import handle_message
 from games.notify.reply_tokens import make_token, read_token, reply_address
 from tests.factories import START, make_user, posts, reply_to, running_game, votes, your_move_email
 from tests.games.processes import environment
-from tests.notify.conftest import REPLY
+from tests.notify.conftest import REPLY, one_character_changed
 from tests.services import free_port
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reply_players")]
@@ -199,6 +199,15 @@ def test_another_players_token_does_not_let_a_player_post_as_them():
     message = your_move_email(game)
     raw = reply_to(message, "I am bob, trust me", sender="ann@example.com", to=bobs)
     assert handle_message(raw).outcome == InboundEmail.Outcome.WRONG_SENDER and posts(game) == []
+
+
+def test_a_token_with_one_character_changed_from_the_players_own_address_is_dropped_at_once():
+    game = running_game()
+    message = your_move_email(game)
+    mail.outbox.clear()
+    raw = reply_to(message, "nominate bob", to=one_character_changed(message.extra_headers["Reply-To"]))
+    assert handle_message(raw).outcome == InboundEmail.Outcome.FORGED
+    assert posts(game) == [] and mail.outbox == [] and Game.objects.get(pk=game.pk).step_number == 1
 
 
 def test_an_oversized_reply_is_dropped_unread(settings):

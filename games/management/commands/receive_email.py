@@ -6,8 +6,9 @@ starts its command with an empty environment) and turns a site that cannot start
 
 Exit status: 0 when the message was handled or deliberately dropped (a forged token, an automatic reply, ...);
 75 (EX_TEMPFAIL: the MTA keeps the message and tries again), with the reason on standard error, when the site
-cannot judge it (REPLY_ADDRESS unset, another SECRET_KEY than the one that signed its emails) or on any
-unexpected error, the database being away among them. Nothing is lost, and a message delivered twice acts once.
+cannot judge it (REPLY_ADDRESS unset, another SECRET_KEY than the one the site signs with: checked before the
+message is read) or on any unexpected error, the database being away among them. Nothing is lost, and a message
+delivered twice acts once.
 """
 
 import logging
@@ -15,7 +16,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.notify.replies import CannotReceive, handle_message
+from games.notify.replies import CannotReceive, check_can_receive, handle_message
 
 EX_TEMPFAIL = 75
 log = logging.getLogger(__name__)
@@ -29,9 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("--recipient", action="append", default=[], help="the envelope recipient (repeatable)")
 
     def handle(self, *args, recipient, **options):
-        raw = sys.stdin.buffer.read()
         try:
-            result = handle_message(raw, recipient)
+            check_can_receive()  # before the message is read: a process that can judge none reads none
+            result = handle_message(sys.stdin.buffer.read(), recipient)
         except CannotReceive as error:
             self._try_again_later(str(error))
         except Exception as error:
