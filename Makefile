@@ -25,13 +25,14 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements.txt -e '.[dev]'
 	touch $(STAMP)
 
-# Links in emails and the calendar, and the demo's sign-in link, point where the site runs (HOST), unless SITE_URL
-# says otherwise.
+# The site in development mode (its default is production, which refuses to start without a SECRET_KEY). Links in
+# emails and the calendar, and the demo's sign-in link, point where the site runs (HOST), unless SITE_URL says
+# otherwise.
 run: $(STAMP)
 	mkdir -p var/broker/processed
-	$(PY) manage.py migrate --no-input
-	-HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(PY) manage.py demo
-	HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(VENV)/bin/honcho start
+	DEBUG=1 $(PY) manage.py migrate --no-input
+	-DEBUG=1 HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(PY) manage.py demo
+	DEBUG=1 HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(VENV)/bin/honcho start
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -67,39 +68,42 @@ test: lint $(AXE)
 test-fast: $(STAMP)
 	$(call run_pytest,$(PARALLEL) $(FAST))
 
-# The measuring code lives in the devtools app, which DEVTOOLS=1 installs (it is on by default only with DEBUG on).
+# The measuring code lives in the devtools app, which DEVTOOLS=1 installs, and runs in development mode (DEBUG=1:
+# the site's default is production, which refuses to start without a SECRET_KEY).
+DEV := DEBUG=1 DEVTOOLS=1
+
 bench: $(STAMP)
-	DEVTOOLS=1 $(PY) manage.py bench_engine
+	$(DEV) $(PY) manage.py bench_engine
 
 bench-db: $(STAMP)
 	-psql "$(dir $(TEST_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(TEST_DATABASE_URL))" 2>/dev/null
-	DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py migrate --no-input -v0
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py migrate --no-input -v0
 
 bench-deadlines: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_deadlines --games 10000
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_deadlines --games 10000
 
 bench-reminders: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_reminders --users 2000
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_reminders --users 2000
 
 bench-thread: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_thread --posts 1000
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_thread --posts 1000
 
 bench-moves: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" DEVTOOLS=1 $(PY) manage.py bench_moves --games 200 --clients 8 --seconds 30
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_moves --games 200 --clients 8 --seconds 30
 
 bench-pages: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" DEVTOOLS=1 $(PY) manage.py bench_pages --clients 20 --seconds 15
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_pages --clients 20 --seconds 15
 
 bench-follow: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" DEVTOOLS=1 $(PY) manage.py bench_follow --followers 200 --seconds 15
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_follow --followers 200 --seconds 15
 
 bench-live: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py bench_live --posts 1000 --polls 300
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300
 
 # The outages of issue 19 at full length (about 20 minutes): a 10-minute broker outage, a database restart mid-sweep
 # and mid-move, an hour of mail outage in game time. Prints what was due, handled, doubled and lost.
 chaos: bench-db
-	DATABASE_URL="$(TEST_DATABASE_URL)" DEVTOOLS=1 $(PY) manage.py chaos
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py chaos
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis var node_modules

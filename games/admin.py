@@ -21,7 +21,6 @@ from .models import (
     InboundEmail,
     Note,
     Notification,
-    PlayBar,
     Post,
     PostRevision,
     Profile,
@@ -277,15 +276,6 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     list_display = ("event", "subscription", "status", "attempts", "created_at", "due_at", "last_error")
     list_filter = ("status", "event")
     raw_id_fields = ("subscription",)
-
-
-@admin.register(PlayBar)
-class PlayBarAdmin(admin.ModelAdmin):
-    """Written by the moderators' bans: lift a ban in the moderator panel rather than here."""
-
-    list_display = ("user", "until")
-    search_fields = ("user__username",)
-    raw_id_fields = ("user",)
 
 
 @admin.register(SecretWitness)

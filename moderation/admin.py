@@ -2,9 +2,9 @@ from django.contrib import admin
 from django.db.models import Q
 
 from games.admin import HidesGamesSecrets
-from games.models import Post
+from games.models import Ban, Post
 
-from .models import AuditEntry, Ban, HealthAlert, Report, SignIn
+from .models import AuditEntry, HealthAlert, Report, SignIn
 
 
 @admin.register(AuditEntry)
@@ -41,6 +41,9 @@ class ReportAdmin(HidesGamesSecrets):
 
 @admin.register(Ban)
 class BanAdmin(admin.ModelAdmin):
+    """Who may play is read from these rows: a ban added, changed, lifted or deleted here bars or frees its user at
+    once, as one made or lifted in the moderator panel (which writes the audit log too)."""
+
     list_display = ("user", "until", "created_by", "created_at", "lifted_at")
     search_fields = ("user__username", "reason")
     raw_id_fields = ("user", "created_by")

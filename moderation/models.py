@@ -1,4 +1,5 @@
-"""The moderators' records: the audit log, reports of posts, bans, sign-ins (for shared-IP flags), alerts."""
+"""The moderators' records: the audit log, reports of posts, sign-ins (for shared-IP flags), alerts. Their bans
+are kept by games (games.models.Ban), which reads them to tell who may play."""
 
 from django.conf import settings
 from django.db import models
@@ -58,23 +59,6 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report of post {self.post_id}"
-
-
-class Ban(models.Model):
-    """A user may not join games until `until` (or until a moderator lifts it)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans")
-    until = models.DateTimeField()
-    reason = models.TextField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"ban of {self.user_id} until {self.until:%Y-%m-%d}"
 
 
 class SignIn(models.Model):

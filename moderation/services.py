@@ -7,19 +7,17 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import can_read, is_moderator, viewer_for
-from games.models import Absence, Game, Post
+from games.models import Absence, Ban, Game, Post
 from games.services import GameError
 from games.services.absences import end_absence as end_absence_service
 from games.services.knowledge import has_witnessed, record_witness
 from games.services.play import lock_game
-from games.services.play_bars import set_play_bar
 
-from .models import AuditEntry, Ban, Report
+from .models import AuditEntry, Report
 from .verbs import OPTIONS, VERBS
 
 
@@ -200,7 +198,6 @@ def ban(moderator, user, days: int, reason: str) -> bool:
         if Ban.objects.filter(user=user, lifted_at=None, until__gte=until - timedelta(minutes=1)).exists():
             return False
         Ban.objects.create(user=user, until=until, reason=reason, created_by=moderator)
-        _bar_from_play(user)
         audit(moderator, "ban", reason, target=user, days=days)
         return True
 
@@ -217,11 +214,5 @@ def lift_ban(moderator, ban_id: int, reason: str) -> bool:
             return False
         entry.lifted_at = timezone.now()
         entry.save(update_fields=["lifted_at"])
-        _bar_from_play(entry.user)
         audit(moderator, "lift_ban", reason, target=entry.user)
         return True
-
-
-def _bar_from_play(user) -> None:
-    """The games' bar on `user` lasts as long as their longest ban in force (none when all are lifted)."""
-    set_play_bar(user, Ban.objects.filter(user=user, lifted_at=None).aggregate(until=Max("until"))["until"])

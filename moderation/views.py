@@ -18,7 +18,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.access import can_read, is_moderator
 from games.engine import secret_view, summary
-from games.models import Absence, Game, InboundEmail, Notification, Post, Profile, Seat, SweepRun, WebhookDelivery
+from games.models import (
+    Absence,
+    Ban,
+    Game,
+    InboundEmail,
+    Notification,
+    Post,
+    Profile,
+    Seat,
+    SweepRun,
+    WebhookDelivery,
+)
 from games.presenters import POST_FIELDS, post_htmls
 from games.services.forum import mark_read
 from games.services.records import STARTED
@@ -27,7 +38,7 @@ from games.views.common import load, submit
 from . import services
 from .forms import BanForm, GameActionForm, PostVisibilityForm, ReasonForm, ReportForm, ResolveForm, SearchForm
 from .health import check
-from .models import AuditEntry, Ban, Report, SignIn
+from .models import AuditEntry, Report, SignIn
 from .verbs import VERBS
 
 LATE = timedelta(minutes=5)

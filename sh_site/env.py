@@ -61,20 +61,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def require(names: list[str], why: str) -> None:
-    """Stop the site, naming every one of these settings that is unset or empty."""
+def require(names: list[str], why: str, hint: str = "") -> None:
+    """Stop the site, naming every one of these settings that is unset or empty, and saying how to set them."""
     missing = [name for name in names if not _raw(name)]
     if missing:
         raise ImproperlyConfiguredEnv(
             f"{why}, and these settings are missing: {', '.join(missing)}. Set each in the environment, or the "
-            "path of a file holding it in NAME_FILE (README: Configuration)."
+            f"path of a file holding it in NAME_FILE (README: Configuration). {hint}".rstrip()
         )
 
 
 def database_from_url(url: str, base_dir: Path, *, behind_pgbouncer: bool = False) -> dict:
     """A Django DATABASES entry from `postgres://user:pass@host:port/name?sslmode=require` (parsed by
     dj-database-url: its query options are kept) or `sqlite:///path`. Either is wrapped by django-prometheus's
-    backend, which counts queries and errors for /metrics."""
+    backend, which counts queries and errors for /metrics; PostgreSQL's by the site's own (sh_site/postgresql), which
+    keeps a statement within the parameters PostgreSQL takes."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path[1:]) if parts.path.startswith("/") else parts.path
@@ -95,7 +96,7 @@ def database_from_url(url: str, base_dir: Path, *, behind_pgbouncer: bool = Fals
         entry = dj_database_url.parse(
             url, conn_max_age=60, conn_health_checks=True, disable_server_side_cursors=behind_pgbouncer
         )
-        entry["ENGINE"] = "django_prometheus.db.backends.postgresql"
+        entry["ENGINE"] = "sh_site.postgresql"
         if not behind_pgbouncer:
             # Parameters bound by the server, and a query prepared from its second run on a connection: a page asks
             # the same queries every time, and planning them cost more than running them (the thread's fingerprint:

@@ -1,5 +1,6 @@
-"""Django settings, all from the environment (see README: Configuration). Each has a working default for
-`make run`: SQLite in the project folder, a broker that needs no server, DEBUG on."""
+"""Django settings, all from the environment (see README: Configuration). Production by default: DEBUG off, and
+then SECRET_KEY, ALLOWED_HOSTS and SITE_URL must be given. `make run` asks for DEBUG=1, and finds a working default
+for everything else: SQLite in the project folder, a broker that needs no server."""
 
 from pathlib import Path
 
@@ -7,9 +8,14 @@ from .env import database_from_url, env_bool, env_int, env_list, env_str, requir
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 if not DEBUG:
-    require(["SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL"], "DEBUG is off (production)")
+    require(
+        ["SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL"],
+        "DEBUG is off (production)",
+        hint="A new key: SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))'). For "
+        "development, DEBUG=1 instead (make run sets it).",
+    )
 SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key" if DEBUG else "")
 if not SECRET_KEY:
     raise ValueError("SECRET_KEY must be set when DEBUG is off")

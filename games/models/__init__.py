@@ -1,5 +1,5 @@
 from .api import ApiRequestCount, ApiToken
-from .eligibility import PlayBar, SecretWitness
+from .eligibility import Ban, SecretWitness
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
 from .notes import Note
@@ -12,13 +12,13 @@ __all__ = [
     "ActionRecord",
     "ApiRequestCount",
     "ApiToken",
+    "Ban",
     "Claim",
     "Game",
     "GameEvent",
     "InboundEmail",
     "Note",
     "Notification",
-    "PlayBar",
     "Post",
     "PostRevision",
     "Profile",

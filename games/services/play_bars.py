@@ -1,17 +1,9 @@
-"""Users barred from taking a seat for a while: the moderators' bans write the bar, the lobby reads it."""
+"""Users barred from taking a seat for a while: by the moderators' bans in force, read where they are kept."""
 
 from datetime import datetime
 
-from games.models import PlayBar
-
-
-def set_play_bar(user, until: datetime | None) -> None:
-    """`user` may not take a seat until `until`; None lifts the bar."""
-    if until is None:
-        PlayBar.objects.filter(user=user).delete()
-    else:
-        PlayBar.objects.update_or_create(user=user, defaults={"until": until})
+from games.models import Ban
 
 
 def is_barred(user, now: datetime) -> bool:
-    return PlayBar.objects.filter(user=user, until__gt=now).exists()
+    return Ban.objects.filter(user=user).in_force(now).exists()

@@ -5,15 +5,18 @@ from django.db import migrations
 from django.db.models import F, Max, Min
 
 
-def copy_bars_and_witnesses(apps, schema_editor):
-    """A bar for each user with a ban in force, to its longest's end; a witness for each moderator with an audit
-    entry on a game written once it had started, from their first."""
+def copy_bars(apps, schema_editor):
+    """A bar for each user with a ban in force, to its longest's end."""
     Ban = apps.get_model("moderation", "Ban")
-    AuditEntry = apps.get_model("moderation", "AuditEntry")
     PlayBar = apps.get_model("games", "PlayBar")
-    SecretWitness = apps.get_model("games", "SecretWitness")
     bars = Ban.objects.filter(lifted_at=None).values("user_id").annotate(until=Max("until"))
     PlayBar.objects.bulk_create(PlayBar(user_id=row["user_id"], until=row["until"]) for row in bars)
+
+
+def copy_witnesses(apps, schema_editor):
+    """A witness for each moderator with an audit entry on a game written once it had started, from their first."""
+    AuditEntry = apps.get_model("moderation", "AuditEntry")
+    SecretWitness = apps.get_model("games", "SecretWitness")
     seen = (
         AuditEntry.objects.filter(actor__isnull=False, game__started_at__isnull=False)
         .filter(created_at__gte=F("game__started_at"))
@@ -31,4 +34,7 @@ class Migration(migrations.Migration):
         ("moderation", "0001_initial"),
     ]
 
-    operations = [migrations.RunPython(copy_bars_and_witnesses, migrations.RunPython.noop)]
+    operations = [
+        migrations.RunPython(copy_bars, migrations.RunPython.noop),
+        migrations.RunPython(copy_witnesses, migrations.RunPython.noop),
+    ]

@@ -47,7 +47,7 @@ def test_production_installs_no_devtools_and_mounts_no_bench_views():
 
 
 def test_debug_installs_devtools_without_mounting_the_bench_views():
-    assert probe() == ("True", "True", "False", "True")
+    assert probe(DEBUG="1") == ("True", "True", "False", "True")
 
 
 def test_the_benchmarks_server_installs_devtools_and_mounts_its_views():

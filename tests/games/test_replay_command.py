@@ -153,7 +153,7 @@ def test_needs_no_database(tmp_path):
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={"DATABASE_URL": env_db, "PATH": "/usr/bin:/bin"},
+        env={"DATABASE_URL": env_db, "PATH": "/usr/bin:/bin", "DEBUG": "1"},
         timeout=60,
     )
     assert result.returncode == 0, result.stderr

@@ -10,10 +10,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games.engine import player_view
-from games.models import Game, GameEvent, Post, SweepRun
+from games.models import Ban, Game, GameEvent, Post, SweepRun
 from games.services import GameError, declare_absence, join_game
 from games.services.forum import post_message
-from moderation.models import AuditEntry, Ban, Report, SignIn
+from moderation.models import AuditEntry, Report, SignIn
 from tests.factories import governments, make_user, running_game
 from tests.games.helpers import reload, state_of, user
 

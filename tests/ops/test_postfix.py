@@ -134,6 +134,7 @@ def test_the_pipes_command_as_written_posts_a_reply_from_postfixs_empty_environm
     env_file.write_text(
         f"DATABASE_URL={site['DATABASE_URL']}\nREDIS_URL={site.get('REDIS_URL', '')}\n"
         f"SECRET_KEY={settings.SECRET_KEY}\nREPLY_ADDRESS={REPLY}\n"
+        "ALLOWED_HOSTS=sh.example.org\nSITE_URL=https://sh.example.org\n"
     )
     _attributes, argv = pipe_command(configured(tmp_path, "pipe"))
     code, written = unit_setting("WorkingDirectory"), unit_setting("EnvironmentFile")

@@ -1,5 +1,5 @@
 """Issue 20: production settings read secrets from files, keep the database URL's options, and refuse to start
-with a message naming what is missing."""
+with a message naming what is missing. Production is the default: development mode is asked for (DEBUG=1)."""
 
 import os
 import re
@@ -14,6 +14,7 @@ from sh_site.env import ImproperlyConfiguredEnv, database_from_url, env_str
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVELOPMENT = {"DEBUG": "1"}
+PRODUCTION = {"SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "sh.example.org", "SITE_URL": "https://sh.example.org"}
 
 
 def start(code: str = "from django.conf import settings; print(settings.SECRET_KEY[:4])", **environment: str):
@@ -29,6 +30,44 @@ def test_production_refuses_to_start_naming_every_missing_setting():
     assert "DEBUG is off (production), and these settings are missing: SECRET_KEY, ALLOWED_HOSTS, SITE_URL" in (
         result.stderr
     )
+
+
+def test_settings_with_no_environment_refuse_to_start_saying_how_to_set_a_key():
+    result = start()
+    assert result.returncode != 0
+    assert "these settings are missing: SECRET_KEY, ALLOWED_HOSTS, SITE_URL" in result.stderr
+    assert "SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" in result.stderr
+    assert "DEBUG=1" in result.stderr
+
+
+def test_with_debug_unset_debug_is_off_and_the_measuring_code_is_not_installed():
+    code = "from django.apps import apps; from django.conf import settings; print(settings.DEBUG)\n"
+    code += "print(apps.is_installed('devtools'))"
+    result = start(code, **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False"]
+
+
+def test_the_readme_says_production_is_the_default():
+    readme = (ROOT / "README.md").read_text()
+    configuration = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1] for line in configuration.splitlines()
+            if line.startswith("| `")}  # fmt: skip
+    assert (rows["`DEBUG`"], rows["`DEVTOOLS`"]) == ("`0`", "`DEBUG`'s value")
+    assert rows["`SECRET_KEY`"].startswith("none: required")
+    assert "With `DEBUG` unset or `0` the site refuses to start" in configuration
+
+
+def test_make_starts_the_site_and_the_measuring_commands_in_development_mode():
+    """Production is the default: `make run` (the README's "Try it"), the benchmarks and the outage scenarios ask
+    for development mode in every command that starts Django."""
+    targets = ["run", "bench", "bench-deadlines", "bench-reminders", "bench-thread", "bench-live", "bench-moves",
+               "bench-pages", "bench-follow", "chaos"]  # fmt: skip
+    dry = subprocess.run(["make", "-n", "-W", ".venv/.installed", *targets], cwd=ROOT, capture_output=True,
+                         text=True, timeout=30, check=True).stdout  # fmt: skip
+    starting = [line for line in dry.splitlines() if "manage.py" in line or "honcho" in line]
+    assert len(starting) >= len(targets) + 1
+    assert [line for line in starting if "DEBUG=1 " not in line] == []
 
 
 def test_the_file_broker_writes_nothing_outside_var(tmp_path):
@@ -100,7 +139,7 @@ def test_pgbouncer_transaction_pooling_turns_server_side_cursors_off():
 
 
 def test_pgbouncer_without_a_direct_url_for_beat_refuses_to_start():
-    result = start(PGBOUNCER_TRANSACTION_POOLING="1", DATABASE_URL="postgres://sh@127.0.0.1:6432/sh")
+    result = start(PGBOUNCER_TRANSACTION_POOLING="1", DATABASE_URL="postgres://sh@127.0.0.1:6432/sh", **DEVELOPMENT)
     assert result.returncode != 0 and "missing: BEAT_DATABASE_URL" in result.stderr
 
 
@@ -119,7 +158,7 @@ def test_with_debug_off_a_plain_http_request_is_redirected_to_https():
 
 
 def test_make_run_needs_no_cache_server_the_fragments_stay_in_memory():
-    result = start("from django.conf import settings; print(settings.CACHES['fragments']['BACKEND'])")
+    result = start("from django.conf import settings; print(settings.CACHES['fragments']['BACKEND'])", **DEVELOPMENT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
 
@@ -127,6 +166,6 @@ def test_make_run_needs_no_cache_server_the_fragments_stay_in_memory():
 def test_the_fragments_go_to_redis_at_cache_url_or_else_redis_url():
     code = "from django.conf import settings; f = settings.CACHES['fragments']; print(f['BACKEND'], f['LOCATION'])"
     redis_cache = "sh_site.cache.FragmentCache"  # Django's RedisCache, cheaper per call
-    assert start(code, REDIS_URL="redis://h:6379/0").stdout.split() == [redis_cache, "redis://h:6379/0"]
-    both = start(code, REDIS_URL="redis://h:6379/0", CACHE_URL="redis://c:6379/1")
+    assert start(code, REDIS_URL="redis://h:6379/0", **DEVELOPMENT).stdout.split() == [redis_cache, "redis://h:6379/0"]
+    both = start(code, REDIS_URL="redis://h:6379/0", CACHE_URL="redis://c:6379/1", **DEVELOPMENT)
     assert both.stdout.split() == [redis_cache, "redis://c:6379/1"]

@@ -5,10 +5,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games.models import Absence, Game, Post, Seat
+from games.models import Absence, Ban, Game, Post, Seat
 from games.services import cancel
 from games.services.transfer import import_script
-from moderation.models import Ban, Report
+from moderation.models import Report
 from tests.factories import make_user, running_game, script
 from tests.web.attacks import GOOD_END, GOOD_START
 

@@ -5,8 +5,8 @@ import re
 
 from django.urls import URLResolver, get_resolver
 
-from games.models import Absence, ActionRecord, Claim, Game, GameEvent, Post, Seat
-from moderation.models import AuditEntry, Ban, Report
+from games.models import Absence, ActionRecord, Ban, Claim, Game, GameEvent, Post, Seat
+from moderation.models import AuditEntry, Report
 
 FIELDS = [
     "action", "step", "step_number", "reason", "hours", "player", "newcomer", "type", "target", "vote", "policy",
