@@ -284,7 +284,12 @@ def _reply_from(sent, text: str, message_id: str) -> bytes:
 
 def test_receive_email_exits_75_when_the_database_is_away_so_the_mta_retries():
     raw = b"From: ann@example.com\r\nTo: x@example.org\r\nMessage-ID: <down@x>\r\n\r\nHello\r\n"
-    env = {"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "PATH": "/usr/bin:/bin", "REPLY_ADDRESS": REPLY}
+    env = {
+        "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none",
+        "PATH": "/usr/bin:/bin",
+        "REPLY_ADDRESS": REPLY,
+        "DEBUG": "1",
+    }
     piped = subprocess.run(
         [sys.executable, "manage.py", "receive_email"],
         input=raw,
