@@ -4,9 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
-# The suite runs on PostgreSQL when it answers here (as in CI), else on SQLite with PostgreSQL-only tests skipped.
+# The suite runs on PostgreSQL when it answers here (as in CI), else on SQLite with the tests that need PostgreSQL
+# skipped; TEST_DATABASE_URL=sqlite runs it on SQLite whatever answers (CI's second run, where those skips are meant).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sh_moderator
 # Each pytest-xdist worker takes this Redis database's number plus its own (gw0: 8, gw1: 9, ...): at most 8 workers.
+# When Redis does not answer, the suite runs on kombu's file broker and each process's memory.
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/8
 # The suite runs on every core (one pytest-xdist worker a core, at most 8); TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= auto
@@ -48,16 +50,10 @@ $(AXE): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $(AXE); \
 	else echo "make test: npm is missing: the accessibility checks are skipped"; fi
 
-# pytest, on PostgreSQL when it answers at TEST_DATABASE_URL (as in CI), else on SQLite with PostgreSQL-only tests
-# skipped; $(1): more arguments.
+# pytest on PostgreSQL and Redis where they answer at TEST_DATABASE_URL and TEST_REDIS_URL (as in CI), else without
+# them, the tests that need them skipped with their reason (tests/services.py says which); $(1): more arguments.
 define run_pytest
-	@if $(PY) -m tests.services postgres "$(TEST_DATABASE_URL)"; then \
-		echo "make $@: PostgreSQL answers: the suite runs on $(TEST_DATABASE_URL)"; \
-		DEVTOOLS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) $(1); \
-	else \
-		echo "make $@: PostgreSQL does not answer at $(TEST_DATABASE_URL): running on SQLite; PostgreSQL-only tests are skipped"; \
-		DEVTOOLS=1 REDIS_URL="$(TEST_REDIS_URL)" $(PYTEST) $(1); \
-	fi
+	@DEVTOOLS=1 $(PY) -m tests.services "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)" $(PYTEST) $(1)
 endef
 
 test: lint $(AXE)

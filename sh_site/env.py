@@ -83,6 +83,9 @@ def database_from_url(url: str, base_dir: Path, *, behind_pgbouncer: bool = Fals
         return {
             "ENGINE": "django_prometheus.db.backends.sqlite3",
             "NAME": name if name.is_absolute() else base_dir / name,
+            # Each test process's own, in memory: pytest-xdist's workers would otherwise get a file named after
+            # NAME, which pytest-django makes a path no folder holds for a backend other than Django's own.
+            "TEST": {"NAME": ":memory:"},
             # WAL and a busy timeout let the web server, a worker and beat write to one file.
             "OPTIONS": {
                 "timeout": 20,

@@ -24,10 +24,14 @@ settings.register_profile("thorough", max_examples=2000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 IN_CI = bool(os.environ.get("CI"))
+# Servers this run leaves out on purpose (`make test-fast TEST_DATABASE_URL=sqlite`, CI's second run): the tests
+# that need one skip, in CI too.
+LEFT_OUT = set(os.environ.get("TEST_WITHOUT", "").split())
 CHROMIUM = Path("/usr/bin/chromium")
 # What `make test` runs at once on several cores (pytest-xdist) must not share anything a test changes: the
-# database is the worker's own (pytest-django names it test_<name>_gw0, _gw1, ...), and so is the Redis database;
-# tests that start the site's processes, or a browser, run one after another in a group of their own.
+# database is the worker's own (pytest-django names it test_<name>_gw0, _gw1, ...; SQLite's is in the worker's
+# memory), and so is the Redis database; tests that start the site's processes, or a browser, run one after another
+# in a group of their own.
 XDIST_GROUPS = {"processes": "processes", "chaos": "processes", "e2e": "browser"}
 
 
@@ -63,8 +67,8 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(pytest.mark.xdist_group(group))
 
 
-def _missing(reason: str) -> None:
-    if IN_CI:
+def _missing(reason: str, *, server: str = "") -> None:
+    if IN_CI and server not in LEFT_OUT:
         pytest.fail(f"CI must run this test: {reason}", pytrace=False)
     pytest.skip(reason)
 
@@ -107,12 +111,14 @@ def _english_between_tests():
 @pytest.fixture(autouse=True)
 def _services(request):
     """`postgres`, `redis` and `e2e` markers: skipped where the service or the browser is missing, except in CI,
-    where it fails."""
+    where it fails unless the run leaves that server out (TEST_WITHOUT)."""
     on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     if request.node.get_closest_marker("postgres") and not on_postgres:
-        _missing("needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)")
-    if request.node.get_closest_marker("redis") and not answers(REDIS_URL, 6379):
-        _missing(f"needs Redis at {REDIS_URL}")
+        _missing(
+            "needs PostgreSQL: make test uses it when 127.0.0.1:5432 answers (or set DATABASE_URL)", server="postgres"
+        )
+    if request.node.get_closest_marker("redis") and not (django_settings.REDIS_URL and answers(REDIS_URL, 6379)):
+        _missing("needs Redis: make test uses it when TEST_REDIS_URL answers (or set REDIS_URL)", server="redis")
     if request.node.get_closest_marker("e2e") and not CHROMIUM.exists():
         _missing(f"needs Chromium at {CHROMIUM} (Debian's chromium package); Playwright drives it, never downloads one")
 
@@ -124,6 +130,7 @@ LEAKED = re.compile(
     r"|(?i:authorization\W{0,6}(?:bearer|token|basic)\s+[^*\s])"  # also HTTP_AUTHORIZATION': 'Token ...
     r"|(?i:\bpassword\d?[\"']?\s*[:=]\s*\[?[\"']?[^*\s\"'[\]])"  # also a QueryDict's {'password': ['...']}
     r"|/calendar/[^*/\s]+\.ics|/(?:unsubscribe|password/reset/key|confirm-email)/[^*/\s?#\"']"  # secret addresses
+    r"|/games/(?:u|unlisted)/[A-Za-z0-9_-]{22}"  # an unlisted game's link key
     r"|(?i:/api/(?:v\d+/)?webhooks/[^*\s?#\"'<>])|(?i:\bhooks\.slack\.com/[^*\s?#\"'<>])"  # webhook URLs' paths
     r"|/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/"
     r"|(?i:[?&;](?:[\w.-]*[_.-])?(?:token|key|secret|sig|signature)=[^*\s&#\"'<>])"  # and their queries'

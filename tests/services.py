@@ -1,9 +1,11 @@
-"""Is a service up? `python -m tests.services postgres URL` / `redis URL` exits 0 when it answers. And the
-loopback servers the tests start: on free ports, so that tests running at once on several cores never share one.
+"""The servers the suite runs on: `python -m tests.services DATABASE_URL REDIS_URL COMMAND...` runs COMMAND (pytest)
+ on PostgreSQL and Redis where they answer, else without them. And the loopback servers the tests start:
+on free ports, so that tests running at once on several cores never share one.
 
 Used by the Makefile and the test suite; needs nothing but the standard library.
 """
 
+import os
 import socket
 import sys
 import threading
@@ -20,6 +22,34 @@ def answers(url: str, default_port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+def suite_environment(database_url: str, redis_url: str) -> tuple[dict[str, str], list[str]]:
+    """The environment the suite runs in, and what to tell whoever runs it. PostgreSQL and Redis where they answer;
+    else SQLite, kombu's file broker and each process's memory, which need no server, and the tests that need one
+    skip (tests/conftest.py), failing in CI. `sqlite` as the database URL asks for SQLite whatever answers: CI's
+    second run, where those skips are meant (TEST_WITHOUT)."""
+    environment = {"DATABASE_URL": "sqlite:///db.sqlite3", "REDIS_URL": "", "TEST_WITHOUT": ""}
+    if database_url == "sqlite":
+        environment["TEST_WITHOUT"] = "postgres"
+        notes = ["SQLite asked for: the tests that need PostgreSQL are skipped, in CI too"]
+    elif answers(database_url, DEFAULT_PORTS["postgres"]):
+        environment["DATABASE_URL"] = database_url
+        notes = [f"PostgreSQL answers at {database_url}: the suite runs on it"]
+    else:
+        notes = [
+            f"PostgreSQL does not answer at {database_url}: the suite runs on SQLite, the tests that need PostgreSQL "
+            "skipped"
+        ]
+    if answers(redis_url, DEFAULT_PORTS["redis"]):
+        environment["REDIS_URL"] = redis_url
+        notes.append(f"Redis answers at {redis_url}: the suite's broker and fragment cache are on it")
+    else:
+        notes.append(
+            f"Redis does not answer at {redis_url}: the suite runs on kombu's file broker and each process's memory, "
+            "the tests that need Redis skipped"
+        )
+    return environment, notes
 
 
 def free_port() -> int:
@@ -58,5 +88,8 @@ class Receiver:
 
 
 if __name__ == "__main__":
-    kind, url = sys.argv[1], sys.argv[2]
-    sys.exit(0 if answers(url, DEFAULT_PORTS[kind]) else 1)
+    database, redis, *command = sys.argv[1:]
+    chosen, notes = suite_environment(database, redis)
+    for note in notes:
+        print(f"tests: {note}", flush=True)
+    os.execvpe(command[0], command, {**os.environ, **chosen})

@@ -87,6 +87,13 @@ def test_the_file_broker_writes_nothing_outside_var(tmp_path):
     assert (ROOT / "var" / "broker" / "control" / "celery.exchange").exists()
 
 
+def test_on_sqlite_the_test_database_is_each_processs_own_in_memory():
+    """pytest-django names each xdist worker's test database after NAME, but only for Django's own SQLite backend
+    does it leave one in memory: for django-prometheus's, it made a path no folder held, and every test failed."""
+    entry = database_from_url("sqlite:///db.sqlite3", ROOT)
+    assert entry["TEST"] == {"NAME": ":memory:"}
+
+
 def test_secrets_can_be_given_as_files(tmp_path):
     secret = tmp_path / "secret_key"
     secret.write_text("abcd-from-a-file\n")
