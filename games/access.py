@@ -46,11 +46,28 @@ def is_moderator(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm(MODERATE))
 
 
-def access_game(game_id: int) -> Game:
+def access_game(game_id: int, user, *, by_key: bool = False) -> Game:
+    """The game, for `user` reading it at an address that names it by its number, or by its link key (`by_key`):
+    a 404, as for a game that does not exist, to whoever may not read it there (`may_read_at_number`)."""
     game = rows.game(game_id)
-    if game is None:
+    if game is None or not (by_key or may_read_at_number(game, user)):
         raise Http404(_("There is no such game."))
     return game
+
+
+def may_read_at_number(game: Game, user) -> bool:
+    """Anyone reads a public game at its number; an unlisted one only who is in it (seated, a substitute, named for
+    a seat, once seated), its creator and the moderators: anyone else reads it at its link key, or not at all."""
+    if game.visibility == Game.Visibility.PUBLIC:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return game.created_by_id == user.pk or is_moderator(user) or Seat.objects.filter(game=game, user=user).exists()
+
+
+def unlisted_game_id(key: str) -> int | None:
+    """The id of the unlisted game whose link key this is, or None."""
+    return Game.objects.filter(link_key=key, visibility=Game.Visibility.UNLISTED).values_list("pk", flat=True).first()
 
 
 def is_over(game: Game) -> bool:

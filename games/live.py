@@ -25,7 +25,9 @@ from .models.rows import moment_converter
 
 User = get_user_model()
 
-GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name")
+# Its visibility and link key too: who may read the page at its number, and the addresses its links carry.
+GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name",
+               "visibility", "link_key")  # fmt: skip
 AGGREGATES = (
     "live_posts",
     "live_posts_hidden",

@@ -82,11 +82,11 @@ POST_FIELDS = ("pk", "author_id", "html", "created_at", "edited_at", "hidden_at"
                "author__profile__display_name")  # fmt: skip
 
 
-def post_htmls(game_id: int, posts: list[dict]) -> list[str]:
+def post_htmls(game, posts: list[dict]) -> list[str]:
     """Each post's author, times and body as every reader sees them; what differs per reader (edit, quote, report)
     is the page's. Not kept one by one: the page's fragment keeps them (kept one by one, a page read for the first
     time asked the cache for 25 posts and wrote them, more than writing them here costs)."""
-    write = partial(_post_html, game_id, _PostWords())
+    write = partial(_post_html, game, _PostWords())
     return [write(post) for post in posts]
 
 
@@ -101,7 +101,7 @@ class _PostWords:
         self.hidden = format_html('<div class="body muted">{}</div>\n  ', _("This post was hidden by a moderator."))
 
 
-def _post_html(game_id: int, words: _PostWords, post: dict) -> str:
+def _post_html(game, words: _PostWords, post: dict) -> str:
     """A post's header and body. Written here rather than in a template: a page's 25 posts through one cost 10 ms
     when they are not in the cache, a thread's older pages' first read (issue 30's profile); the same markup."""
     if post["author_id"]:
@@ -112,7 +112,7 @@ def _post_html(game_id: int, words: _PostWords, post: dict) -> str:
     created = timezone.localtime(post["created_at"])
     edited = ""
     if post["edited_at"]:
-        history = reverse("games:post_history", args=[game_id, post["pk"]])
+        history = game.address("post_history", post["pk"])
         moment = dateformat.format(timezone.localtime(post["edited_at"]), "H:i")
         edited = format_html('<a href="{}">{} {}</a>', history, words.edited, moment)
     body = words.hidden

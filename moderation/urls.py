@@ -1,6 +1,7 @@
 from django.urls import path
 
-import sh_site.converters  # noqa: F401  (the <id:...> converter)
+import sh_site.converters  # noqa: F401  (the <id:...> and <linkkey:...> converters)
+from games.views.common import by_link_key
 
 from . import views
 
@@ -13,6 +14,8 @@ urlpatterns = [
     path("absences/<id:absence_id>/end/", views.absence_end, name="end_absence"),
     path("posts/<id:post_id>/visibility/", views.post_visibility, name="post_visibility"),
     path("posts/<id:post_id>/report/", views.report_post, name="report_post"),
+    # from an unlisted game's page, read at its link key (games.urls)
+    path("u/<linkkey:game_key>/posts/<id:post_id>/report/", by_link_key(views.report_post), name="report_post"),
     path("reports/", views.reports, name="reports"),
     path("reports/<id:report_id>/resolve/", views.report_resolve, name="resolve_report"),
     path("users/", views.users, name="users"),

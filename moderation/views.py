@@ -260,21 +260,20 @@ def report_resolve(request, report_id: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report_post(request, post_id: int):
+def report_post(request, post_id: int, game_id: int | None = None):
     """A report sent; on GET, the post and the form alone: what a thread's "Report" leads to without JavaScript
-    (with it, the thread's one form is moved under the post)."""
+    (with it, the thread's one form is moved under the post). `game_id`: the game whose link key the address held."""
     post = Post.objects.filter(pk=post_id).values(*POST_FIELDS, "game_id", "thread").first()
-    if post is None:
+    if post is None or game_id not in (None, post["game_id"]):
         raise Http404(_("There is no such post."))
     game, _state, viewer = load(request, post["game_id"])
     if not can_read(game, viewer, post["thread"]):
         raise Http404(_("There is no such post."))  # as for an id that does not exist
-    thread = "games:graveyard" if post["thread"] == Post.Thread.GRAVEYARD else "games:thread"
-    back = f"{reverse(thread, args=[game.pk])}#post-{post_id}"
+    back = f"{game.address('graveyard' if post['thread'] == Post.Thread.GRAVEYARD else 'thread')}#post-{post_id}"
     if request.method == "GET":
         if post["thread"] == Post.Thread.GRAVEYARD:  # who read it may not take a seat (issue 9), as post_history
             mark_read(request.user, game, post["thread"], post["created_at"])
-        context = {"post_html": post_htmls(game.pk, [post])[0], "back": back}
+        context = {"post_html": post_htmls(game, [post])[0], "back": back}
         return render(request, "moderation/report.html", context)
 
     def report(data: dict) -> None:

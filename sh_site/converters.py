@@ -15,3 +15,19 @@ class RowId:
 
 
 register_converter(RowId, "id")
+
+
+class LinkKey:
+    """`<linkkey:...>`: an unlisted game's link key (games.models.game.new_link_key), URL-safe base64 of at least
+    128 bits; anything else is no address at all."""
+
+    regex = "[A-Za-z0-9_-]{22,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return str(value)
+
+
+register_converter(LinkKey, "linkkey")

@@ -47,6 +47,8 @@ SECRETS = [
     # link, a password reset key, an email confirmation key.
     re.compile(r"(/calendar/)[^/\s?#\"']+(?=\.ics)"),
     re.compile(r"(/(?:unsubscribe|password/reset/key|confirm-email)/)[^/\s?#\"']+"),
+    # An unlisted game's link key, at its pages' addresses and the API's (games/urls.py, games/api).
+    re.compile(r"(/games/u/|/games/unlisted/)[A-Za-z0-9_-]+"),
     # A webhook URL's credential (games/notify/webhooks): Discord's (and any receiver built like it) in the path
     # after /api/webhooks/, Slack's after hooks.slack.com/ (also as a bare /services/T.../B.../ path), anyone's
     # in a query string's token, key, secret or signature (access_token=, api_key=, X-Amz-Signature= too).

@@ -21,5 +21,5 @@ class AbsenceIn(Schema):
 def absence(request, game_id: Id, payload: AbsenceIn):
     """Announce an absence (E4), with the game's notice and within its cap; times with their UTC offset."""
     user, _token = player(request)
-    declare_absence(find_game(game_id).pk, user, payload.starts_at, payload.ends_at)
+    declare_absence(find_game(request, game_id).pk, user, payload.starts_at, payload.ends_at)
     return {}

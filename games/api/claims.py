@@ -23,5 +23,5 @@ def claim(request, game_id: Id, payload: ClaimIn):
     """Say publicly what you saw in your legislative session of round `round` (once)."""
     request.sensitive_post_parameters = "__ALL__"
     user, _token = player(request)
-    file_claim(find_game(game_id).pk, user, payload.round, payload.cards)
+    file_claim(find_game(request, game_id).pk, user, payload.round, payload.cards)
     return {}

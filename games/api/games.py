@@ -1,4 +1,5 @@
-"""A game: its settings and public view, the caller's seat in it, and its event log to follow it from a cursor."""
+"""A game: its settings and public view, the caller's seat in it, and its event log to follow it from a cursor; an
+unlisted game's by its link key too."""
 
 from datetime import datetime
 from typing import Any, Literal
@@ -10,7 +11,7 @@ from pydantic import create_model
 
 from games.access import viewer_for
 from games.api.auth import READ, SIGNED
-from games.api.common import PAGE, Cursor, Id, Router, find_game
+from games.api.common import PAGE, Cursor, Id, LinkKey, Router, find_game, find_unlisted_game
 from games.api.problems import refusals
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.engine.notation import player_move
@@ -85,8 +86,12 @@ class EventOut(Schema):
 
 @router.get("/games/{game_id}", response={200: GameOut, **refusals(401, 404, 429)}, auth=READ, tags=["read"])
 def game(request, game_id: Id):
-    """A game's settings and public view: what anyone may know (everything once it is over, R27)."""
-    found = find_game(game_id)
+    """A game's settings and public view: what anyone may know (everything once it is over, R27). An unlisted game
+    is found here by who is in it, its creator and the moderators only: anyone else, at its link key."""
+    return _game(find_game(request, game_id))
+
+
+def _game(found: Game) -> dict:
     state = found.load_state() if found.state else None
     return {
         "id": found.pk,
@@ -105,7 +110,7 @@ def game(request, game_id: Id):
 )
 def private(request, game_id: Id):
     """The caller's private view of their seat: exactly what their panel shows (R2, R3, R17, R21, R22)."""
-    found = find_game(game_id)
+    found = find_game(request, game_id)
     state = found.load_state() if found.state else None
     viewer = viewer_for(found, request.auth.user, state)
     if state is None or not viewer.is_player:
@@ -127,11 +132,30 @@ def private(request, game_id: Id):
 def events(request, response: HttpResponse, game_id: Id, after: Cursor = 0):
     """The public event log after the event `after` (its index), at most 100: follow a game with one request.
     Its ETag names the game's event count, so that "nothing new" (a 304) costs one query, not the answer."""
-    count = Game.objects.filter(pk=game_id).values_list("event_count", flat=True).first()
-    if count is None:
-        raise GameError(_("There is no such game."), code="no_such_game")
-    tag = f'"events-{game_id}-{after}-{count}"'
+    return _events(request, response, find_game(request, game_id, "event_count"), after)
+
+
+def _events(request, response: HttpResponse, found: Game, after: int):
+    tag = f'"events-{found.pk}-{after}-{found.event_count}"'
     if tag in [value.strip() for value in request.headers.get("If-None-Match", "").split(",")]:
         return HttpResponseNotModified(headers={"ETag": tag})
     response["ETag"] = tag
-    return list(GameEvent.objects.filter(game_id=game_id, index__gt=after).order_by("index")[:PAGE])
+    return list(GameEvent.objects.filter(game=found, index__gt=after).order_by("index")[:PAGE])
+
+
+@router.get("/games/unlisted/{key}", response={200: GameOut, **refusals(401, 404, 429)}, auth=READ, tags=["read"])
+def unlisted_game(request, key: LinkKey):
+    """An unlisted game's settings and public view, by the link key its address carries (/games/u/<key>/): for
+    whoever holds the key, as GET /games/{id} for a public game."""
+    return _game(find_unlisted_game(key))
+
+
+@router.get(
+    "/games/unlisted/{key}/events",
+    response={200: list[EventOut], **refusals(401, 404, 429)},
+    auth=READ,
+    tags=["read"],
+)
+def unlisted_events(request, response: HttpResponse, key: LinkKey, after: Cursor = 0):
+    """An unlisted game's public event log after the event `after`, by its link key, as GET /games/{id}/events."""
+    return _events(request, response, find_unlisted_game(key), after)

@@ -17,7 +17,7 @@ def join(request, game_id: Id, as_substitute: bool = False):
     user, _token = player(request)
     if not EmailAddress.objects.filter(user=user, verified=True).exists():
         raise GameError(_("Verify your email address first: deadline reminders go there."), code="email_unverified")
-    join_game(find_game(game_id).pk, user, as_substitute=as_substitute)
+    join_game(find_game(request, game_id).pk, user, as_substitute=as_substitute)
     return {}
 
 
@@ -25,5 +25,5 @@ def join(request, game_id: Id, as_substitute: bool = False):
 def leave(request, game_id: Id):
     """Withdraw a sign-up before the game starts."""
     user, _token = player(request)
-    leave_game(find_game(game_id).pk, user)
+    leave_game(find_game(request, game_id).pk, user)
     return {}

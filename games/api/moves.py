@@ -32,7 +32,7 @@ def move(request, game_id: Id, payload: MoveIn):
     form: a stale step, a passed deadline, a pause or an illegal move is refused and changes nothing)."""
     request.sensitive_post_parameters = "__ALL__"  # a discard or a vote is a secret: never in an error email
     user, _token = player(request)
-    found = find_game(game_id)
+    found = find_game(request, game_id)
     fields = payload.dict(exclude_none=True)
     step_number = fields.pop("step_number")
     made = make_move(found.pk, user, fields, step_number)

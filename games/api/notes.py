@@ -36,7 +36,7 @@ def _notes(game, user) -> dict:
 )
 def my_notes(request, game_id: Id):
     """The caller's private notes on a game they play or played in: nobody else can read them."""
-    game, user = find_game(game_id), request.auth.user
+    game, user = find_game(request, game_id), request.auth.user
     check_notes(game, user, "")  # only a player keeps notes: anyone else is refused, as on the page
     return _notes(game, user)
 
@@ -46,6 +46,6 @@ def save_my_notes(request, game_id: Id, payload: NotesIn):
     """Replace the caller's private notes on the game (at most 10,000 characters; empty deletes them)."""
     request.sensitive_post_parameters = "__ALL__"
     user, _token = player(request)
-    game = find_game(game_id)
+    game = find_game(request, game_id)
     save_notes(game.pk, user, payload.body)
     return _notes(game, user)

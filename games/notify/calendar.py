@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import Prefetch
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
@@ -67,7 +68,8 @@ def _event(game: Game, round_number: int, duty: str, deadline, owed: str) -> Eve
     event.add("dtstart", deadline - timedelta(minutes=30))
     event.add("dtend", deadline)
     event.add("summary", _("%(game)s: %(owed)s") % {"game": game.name, "owed": owed})
-    event.add("url", settings.SITE_URL.rstrip("/") + game.get_absolute_url() + "#panel")
+    # By its number, which works for the feed's owner alone: a feed is often shared, an unlisted game's key never.
+    event.add("url", settings.SITE_URL.rstrip("/") + reverse("games:thread", args=[game.pk]) + "#panel")
     return event
 
 

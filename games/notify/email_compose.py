@@ -157,7 +157,7 @@ def _link(notice: Notification, game: Game | None) -> str:
     if notice.kind == Notification.Kind.MENTION:
         return f"{game.get_absolute_url()}#post-{notice.data['post']}"
     if notice.kind == Notification.Kind.GAME_OVER:
-        return reverse("games:secret_history", args=[game.pk])
+        return game.address("secret_history")
     return f"{game.get_absolute_url()}#panel"
 
 

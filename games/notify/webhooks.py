@@ -2,7 +2,8 @@
 
 What is sent:
 - to a game's subscriptions: its public events as they happen (`game.events`, with the deadline) and each new
-  post of the game thread (`post.created`): what anyone reading the game's page sees;
+  post of the game thread (`post.created`): what anyone reading the game's page sees; an unlisted game's, only
+  while their owner may read it at its number (in it, its creator, a moderator), and by its number, never its key;
 - to a user's notice subscriptions: `notice.your_move` and `notice.reminder`, with the game, the step and the
   deadline and the API address where the owner's token reads the rest. Never a role, a hand or a result: such
   notices are often posted into shared chat rooms.
@@ -29,8 +30,10 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
+from games.access import may_read_at_number
 from games.dispatch import queue_now
 from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubscription
 
@@ -82,11 +85,11 @@ def enqueue_changes(changes, notices: list[Notification]) -> None:
     if not subscriptions:
         return
     now = changes[0].now
+    games = {change.game.pk: change.game for change in changes}
     rows = []
     for subscription in subscriptions:
-        if subscription.kind == WebhookSubscription.Kind.GAME:
+        if subscription.kind == WebhookSubscription.Kind.GAME and _may_hear(subscription, games):
             rows.append(_events(subscription, changed[subscription.game_id]))
-    games = {change.game.pk: change.game for change in changes}
     rows += _notices([s for s in subscriptions if s.kind == WebhookSubscription.Kind.NOTICES], notices, games, now)
     _enqueue(rows)
 
@@ -117,8 +120,16 @@ def enqueue_post(game: Game, post: Post, now: datetime) -> None:
     rows = [
         _delivery(subscription, f"post:{post.pk}", body, now)
         for subscription in _active().filter(kind=WebhookSubscription.Kind.GAME, game=game)
+        if _may_hear(subscription, {game.pk: game})
     ]
     _enqueue(rows)
+
+
+def _may_hear(subscription: WebhookSubscription, games: dict[int, Game]) -> bool:
+    """Whether a game subscription's owner may still read its game at its number: always a public game's; an
+    unlisted game's only while in it, its creator or a moderator (a moderator who no longer is hears no more)."""
+    game = games[subscription.game_id]
+    return game.visibility == Game.Visibility.PUBLIC or may_read_at_number(game, subscription.owner)  # owner: a query
 
 
 def enqueue_notices(notices: list[Notification], now: datetime) -> None:
@@ -164,7 +175,8 @@ def _game(game: Game) -> dict:
         "game": {
             "id": game.pk,
             "name": game.name,
-            "url": _absolute(game.get_absolute_url()),
+            # By its number, never an unlisted game's key: whoever may hear of the game reads it there.
+            "url": _absolute(reverse("games:thread", args=[game.pk])),
             "api": _absolute(f"/api/v1/games/{game.pk}"),
         }
     }

@@ -1,4 +1,5 @@
-"""The lobby: creating a game, signing up as a player or a substitute, leaving, and the start."""
+"""The lobby: creating a game, signing up as a player or a substitute, leaving, the start, and an unlisted game's
+secret link renewed."""
 
 import secrets
 from datetime import datetime, timedelta
@@ -8,10 +9,12 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.access import is_moderator
 from games.engine.rng import DEFAULT_SCHEME
 from games.engine.settings import RULES, HouseRules
 from games.engine.setup import seat_and_deal
 from games.models import ActionRecord, Game, Seat
+from games.models.game import new_link_key
 
 from .errors import GameError
 from .knowledge import knows_secrets
@@ -162,3 +165,16 @@ def request_resignation(game_id: int, user, *, now: datetime | None = None) -> S
             seat.resign_requested_at = now or timezone.now()
             seat.save(update_fields=["resign_requested_at"])
         return seat
+
+
+def renew_link(game_id: int, user) -> str:
+    """A new link key for an unlisted game, by its creator or a moderator; its old address answers 404 from now on."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.visibility != Game.Visibility.UNLISTED:
+            raise GameError(_("A public game has no secret link to renew."), code="not_unlisted")
+        if game.created_by_id != user.pk and not is_moderator(user):
+            raise GameError(_("Only the game's creator or a moderator can renew its link."), code="not_creator")
+        game.link_key = new_link_key()
+        game.save(update_fields=["link_key"])
+        return game.link_key

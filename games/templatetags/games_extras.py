@@ -16,6 +16,13 @@ register.simple_tag(wording.colon, name="colon")
 
 
 @register.simple_tag
+def game_url(game, page: str = "thread", *args) -> str:
+    """`{% game_url game "rules" %}`: the address of one of the game's pages, at its link key if it is unlisted
+    (Game.address)."""
+    return game.address(page, *args)
+
+
+@register.simple_tag
 def deadline(moment, countdown_id, now=None) -> str:
     """A deadline in the viewer's zone and the time left, which the page's script counts down (the element
     `cd-<countdown_id>`), or "no deadline". A tag, not an included template: the lobby shows a hundred. `now`: the

@@ -1,22 +1,49 @@
-"""Helpers shared by the views: loading a game with its state and the viewer, and running a service call."""
+"""Helpers shared by the views: a game's pages at its link key, loading a game with its state and the viewer, and
+running a service call."""
 
 from collections.abc import Callable
+from functools import wraps
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games.access import Viewer, access_game, viewer_for
+from games.access import Viewer, access_game, unlisted_game_id, viewer_for
 from games.engine import GameState
 from games.models import Game
 from games.services import GameError
 from games.wording import colon
 
 
+def by_link_key(view: Callable) -> Callable:
+    """`view`, a page of a game at its number, at the game's link key instead (games/u/<key>/...): the address
+    whoever holds the key reads an unlisted game at. A key no unlisted game has is a 404, as an unknown number."""
+
+    @wraps(view)
+    def at_key(request, game_key: str, **kwargs):
+        game_id = unlisted_game_id(game_key)
+        if game_id is None:
+            raise Http404(_("There is no such game."))
+        request.game_by_key = game_id
+        return view(request, game_id=game_id, **kwargs)
+
+    return at_key
+
+
+def came_by_key(request, game_id: int) -> bool:
+    """Whether the request's address named the game by its link key (by_link_key)."""
+    return getattr(request, "game_by_key", None) == game_id
+
+
+def reach(request, game_id: int) -> Game:
+    """The game the request's address names, for its reader: a 404 to a stranger at an unlisted game's number."""
+    return access_game(game_id, request.user, by_key=came_by_key(request, game_id))
+
+
 def load(request, game_id: int) -> tuple[Game, GameState | None, Viewer]:
-    game = access_game(game_id)
+    game = reach(request, game_id)
     state = game.load_state() if game.state else None
     return game, state, viewer_for(game, request.user, state)
 

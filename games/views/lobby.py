@@ -7,6 +7,7 @@ from functools import cache
 from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import F
 from django.shortcuts import redirect, render
@@ -17,13 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import fragments
-from games.access import access_game
 from games.forms import GameForm
 from games.models import Game, Seat, rows
 from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
+from games.services.lobby import renew_link as renew
 
-from .common import attempt, load
+from .common import attempt, load, reach
 from .header import visitor_page
 
 # The columns each public list shows (games/_*_games.html), and nothing else, read as plain rows: a game row has
@@ -217,6 +218,19 @@ def _email_verified(user) -> bool:
 
 def rules(request, game_id: int):
     """The rules this game is played by, in the reader's language, with its own table size and settings."""
-    game = access_game(game_id)
+    game = reach(request, game_id)
     context = {"game": game, "rules": game_rules(game), "settings": game_settings(game)}
     return render(request, "games/rules.html", context)
+
+
+@login_required
+@require_POST
+def renew_link(request, game_id: int):
+    """An unlisted game's new secret address, by its creator or a moderator: its old one answers 404 from now on."""
+    game = reach(request, game_id)
+    try:
+        game.link_key = renew(game.pk, request.user)
+    except GameError as error:
+        raise PermissionDenied(str(error)) from None
+    messages.success(request, _("The game has a new secret address: the old one no longer works."))
+    return redirect(game)

@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -30,7 +29,7 @@ def _link(notice: Notification) -> str:
     if notice.game is None:
         return ""
     if notice.kind == Notification.Kind.GAME_OVER:
-        return reverse("games:secret_history", args=[notice.game_id])
+        return notice.game.address("secret_history")
     return notice.game.get_absolute_url()
 
 

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from games.access import access_game
 from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
 from games.models import Absence
 from games.presenters import claim_question
@@ -19,11 +18,13 @@ from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
 from games.wording import confirm_question, done_message
 
-from .common import attempt, bad_request, first_error, refused, submit
+from .common import attempt, bad_request, came_by_key, first_error, reach, refused, submit
 
 
-def _back(game_id: int, anchor: str) -> str:
-    return reverse("games:thread", args=[game_id]) + anchor
+def _back(request, game_id: int, anchor: str) -> str:
+    """The game's page, at its link key if the form was sent there, else at its number."""
+    key = request.resolver_match.kwargs["game_key"] if came_by_key(request, game_id) else None
+    return reverse("games:thread", args=[key or game_id]) + anchor
 
 
 @sensitive_post_parameters()  # a discard or a vote is a secret: never in an error email
@@ -32,10 +33,10 @@ def _back(game_id: int, anchor: str) -> str:
 def move(request, game_id: int):
     form = MoveForm(request.POST)
     if not form.is_valid():
-        access_game(game_id)  # no such game: a 404, not a refusal that sends back to a page that does not exist
-        return refused(request, first_error(form), _back(game_id, "#panel"))
+        reach(request, game_id)  # no such game: a 404, not a refusal that sends back to a page that does not exist
+        return refused(request, first_error(form), _back(request, game_id, "#panel"))
     if form.needs_confirmation():
-        return _confirm(request, access_game(game_id), form)
+        return _confirm(request, reach(request, game_id), form)
 
     def make() -> None:
         # The move reads the game once, locking its row: no query before it to ask whether the game exists.
@@ -44,10 +45,11 @@ def move(request, game_id: int):
         except GameError as error:
             if error.code == "no_such_game":
                 raise Http404(str(error)) from None
+            reach(request, game_id)  # a stranger at an unlisted game's number: a 404, never that it refused
             raise
         messages.success(request, done_message(form.move(), events))  # what the move did: a vote it closed
 
-    return attempt(request, make, _back(game_id, "#panel"))
+    return attempt(request, make, _back(request, game_id, "#panel"))
 
 
 def _confirm(request, game, form: MoveForm):
@@ -56,10 +58,8 @@ def _confirm(request, game, form: MoveForm):
     try:
         check_move(game.pk, request.user, form.move(), form.cleaned_data["step_number"])
     except GameError as error:
-        return refused(request, error, _back(game.pk, "#panel"))
-    return _ask(
-        request, game, reverse("games:move", args=[game.pk]), confirm_question(form.move()), form.confirmed_fields()
-    )
+        return refused(request, error, _back(request, game.pk, "#panel"))
+    return _ask(request, game, game.address("move"), confirm_question(form.move()), form.confirmed_fields())
 
 
 def _ask(request, game, action: str, question: str, fields: list[tuple[str, str]]):
@@ -72,33 +72,33 @@ def _ask(request, game, action: str, question: str, fields: list[tuple[str, str]
 @login_required
 @require_POST
 def claim(request, game_id: int):
-    game = access_game(game_id)
+    game = reach(request, game_id)
     form = ClaimForm(request.POST)
     if not form.is_valid():
-        return refused(request, _("A claim is 2 or 3 cards, each L or F."), _back(game.pk, "#history"))
+        return refused(request, _("A claim is 2 or 3 cards, each L or F."), _back(request, game.pk, "#history"))
     if form.cleaned_data["confirmed"] != "yes":  # public and final: asked first, as a move is
         data = form.cleaned_data
         try:
             office = check_claim(game.pk, request.user, data["round"], data["cards"])
         except GameError as error:
-            return refused(request, error, _back(game.pk, "#panel"))
+            return refused(request, error, _back(request, game.pk, "#panel"))
         question = claim_question(office, data["round"], data["cards"].upper())
         fields = [("round", str(data["round"])), ("cards", data["cards"].upper())]
-        return _ask(request, game, reverse("games:claim", args=[game.pk]), question, fields)
+        return _ask(request, game, game.address("claim"), question, fields)
 
     def file(data: dict) -> None:
         file_claim(game.pk, request.user, data["round"], data["cards"])
 
-    return submit(request, form, file, _back(game.pk, "#history"), _("Your claim is on the record."))
+    return submit(request, form, file, _back(request, game.pk, "#history"), _("Your claim is on the record."))
 
 
 @login_required
 @require_POST
 def absence(request, game_id: int):
     """An absence announced from the game's panel: refused with a 400 that says why, or announced."""
-    game = access_game(game_id)
+    game = reach(request, game_id)
     form = AbsenceForm(request.POST)
-    back = _back(game.pk, "#panel")
+    back = _back(request, game.pk, "#panel")
     if not form.is_valid():
         return bad_request(request, _("Give the start and the end of your absence."), back)
     data = form.cleaned_data
@@ -116,7 +116,7 @@ def withdraw_absence(request, absence_id: int):
     """The player's own absence withdrawn (not begun) or ended (under way); back to where the list was."""
     form = WithdrawAbsenceForm(request.POST)
     game_id = Absence.objects.filter(pk=absence_id, seat__user=request.user).values_list("seat__game", flat=True)
-    back = _back(game_id[0], "#absences") if game_id and not form.from_profile() else reverse("games:absences")
+    back = _back(request, game_id[0], "#absences") if game_id and not form.from_profile() else reverse("games:absences")
     try:
         absence = absences.withdraw_absence(absence_id, request.user)
     except GameError as error:
@@ -128,6 +128,6 @@ def withdraw_absence(request, absence_id: int):
 @login_required
 @require_POST
 def resign(request, game_id: int):
-    game = access_game(game_id)
+    game = reach(request, game_id)
     done = _("A moderator will hand your seat to someone else. Thank you for telling us.")
-    return attempt(request, lambda: request_resignation(game.pk, request.user), _back(game.pk, "#panel"), done)
+    return attempt(request, lambda: request_resignation(game.pk, request.user), _back(request, game.pk, "#panel"), done)

@@ -16,12 +16,14 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games.access import access_game, is_over
+from games.access import is_over
 from games.announcements import POLICY, describe
 from games.models import Claim, Post
 from games.presenters import POST_FIELDS, board_status, post_htmls
 from games.replay import Moment, moments
 from games.services.transfer import export_script
+
+from .common import reach
 
 NUMBER = re.compile(r"[0-9]{1,6}")
 
@@ -44,7 +46,7 @@ class Step:
 
 
 def replay(request, game_id: int):
-    game = access_game(game_id)
+    game = reach(request, game_id)
     if not is_over(game) or game.setup is None:
         raise Http404(_("The replay opens when the game ends."))
     found = moments(export_script(game))
@@ -103,7 +105,7 @@ def _add_posts(game, shown: list[Step], steps: list[Step]) -> None:
     if after < len(reached):
         posts = posts.filter(created_at__lt=reached[after])
     rows = list(posts.order_by("created_at", "pk").values(*POST_FIELDS))
-    for row, html in zip(rows, post_htmls(game.pk, rows), strict=True):
+    for row, html in zip(rows, post_htmls(game, rows), strict=True):
         number = bisect_right(reached, row["created_at"]) - 1  # the last step reached when it was posted
         shown[number - first].posts.append(html)
 

@@ -13,9 +13,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from games.access import access_game, is_moderator
+from games.access import is_moderator
 from games.models import WebhookSubscription
 from games.notify.webhook_targets import check_url
+
+from .common import reach
 
 
 class WebhookForm(forms.Form):
@@ -40,10 +42,10 @@ def my_webhooks(request):
 @login_required
 def game_webhooks(request, game_id: int):
     """A game's public events posted to a URL: for its creator and the moderators."""
-    game = access_game(game_id)
+    game = reach(request, game_id)
     if not (game.created_by_id == request.user.pk or is_moderator(request.user)):
         raise PermissionDenied(_("Only the game's creator or a moderator can subscribe a URL to its events."))
-    return _page(request, WebhookSubscription.Kind.GAME, game, reverse("games:game_webhooks", args=[game.pk]))
+    return _page(request, WebhookSubscription.Kind.GAME, game, game.address("game_webhooks"))
 
 
 def _page(request, kind: str, game, here: str):

@@ -129,6 +129,8 @@ SECRET_LINES = {
     "password reset link": ("GET /accounts/password/reset/key/1b-c3k2ub-7d4e2d0a1b5f4c5e2a7f/ 200", "c3k2ub"),
     "email confirmation link": ("GET /accounts/confirm-email/MQ:1tXyZa:k7Qm2vX9_pLr-4sTuVwXyZ/ 302", "k7Qm2vX9"),
     "unsubscribe link": ("POST /unsubscribe/eyJ1IjoxLCJjIjpbIm1vdmVzIl19:1tXyZa:Qw3rTyUi0pAsDf/ 200", "eyJ1Ijox"),
+    "unlisted game": ("Forbidden (Permission denied): /games/u/Kq3x-Vb_8TnRw2LpYz0aMcEd5FgHiJkL/link/", "Kq3x-Vb_8"),
+    "unlisted game in the api": ("Not Found: /api/v1/games/unlisted/Kq3x-Vb_8TnRw2LpYz0aMcEd5FgHiJkL/events", "Kq3x"),
 }
 # A webhook URL is its owner's credential: the chat services' shapes of it, and any URL's query secrets.
 WEBHOOK_URL_LINES = {
