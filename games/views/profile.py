@@ -20,6 +20,8 @@ from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
 from games.stats import player_stats
 
+from .common import reach
+
 
 def user_profile(request, username: str):
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
@@ -42,6 +44,7 @@ def user_profile(request, username: str):
 def player_profile(request, game_id: int, name: str):
     """The profile of whoever sat at the game's table as `name`: a game's pages name its players as the game knows
     them, which stays the name they joined with when their account is renamed; the account is found by the seat."""
+    reach(request, game_id)  # who sits at an unlisted game's table is nothing a stranger learns at its number
     seated = Seat.objects.filter(game_id=game_id, name=name, number__isnull=False, user__is_active=True)
     seat = get_object_or_404(seated.select_related("user"))
     return redirect("games:user_profile", seat.user.get_username())

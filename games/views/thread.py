@@ -274,7 +274,7 @@ def _shared_parts(game, state, name: str, page, before, events: Callable[[], lis
 
     def status_html() -> str:
         board = board_fragment(status()) if status() else ""
-        shown = {"status": status(), "board": board, "minute": minute, "game_id": game.pk}
+        shown = {"status": status(), "board": board, "minute": minute, "game": game}
         return render_to_string("games/_status.html", shown) if status() else ""
 
     makers = (page_html, settings_html, history_html, status_html)

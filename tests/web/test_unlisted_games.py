@@ -72,7 +72,7 @@ def test_an_unlisted_game_has_a_link_key_of_at_least_128_random_bits_and_a_publi
 def test_a_stranger_gets_404_at_every_numeric_address_of_a_running_unlisted_game_and_200_at_its_key(client_for):
     game = unlisted_game()
     post = post_message(game.pk, make_user("ann"), "Hello")
-    pages = ["", "graveyard/", "unread/", "rules/", f"posts/{post.pk}/history/"]
+    pages = ["", "graveyard/", "unread/", "rules/", f"posts/{post.pk}/history/", "players/ann/"]
     for stranger in (Client(), client_for("zed")):
         for page in pages:
             assert stranger.get(at_number(game, page)).status_code == 404, page
@@ -80,6 +80,7 @@ def test_a_stranger_gets_404_at_every_numeric_address_of_a_running_unlisted_game
         assert stranger.get(at_key(game)).status_code == 200
         assert stranger.get(at_key(game, "rules/")).status_code == 200
         assert stranger.get(at_key(game, f"posts/{post.pk}/history/")).status_code == 200
+        assert stranger.get(at_key(game, "players/ann/"))["Location"] == "/users/ann/"
     assert client_for("zed").get(at_number(game, "webhooks/")).status_code == 404
 
 
@@ -151,7 +152,9 @@ def test_a_key_reader_s_page_links_to_the_game_by_its_key_only(client_for):
     for link in links:
         response = zed.get(link)
         assert response.status_code in (200, 302), link
-        assert response.status_code == 200 or response["Location"].startswith(at_key(game)), link
+        assert response.status_code == 200 or response["Location"].startswith((at_key(game), "/users/")), link
+    report = re.search(r'href="(/moderation/[^"]*)" class="report"', page).group(1)
+    assert report.startswith(f"/moderation/u/{game.link_key}/") and zed.get(report).status_code == 200
 
 
 def test_a_player_reading_at_the_number_is_sent_back_by_the_key_after_posting(client_for):
