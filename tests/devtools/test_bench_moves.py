@@ -18,7 +18,9 @@ def test_bench_moves_makes_moves_beside_the_one_row_write_and_cleans_up():
     out = StringIO()
     call_command("bench_moves", "--games", "4", "--clients", "2", "--seconds", "2", "--workers", "1", stdout=out)
     result = json.loads(out.getvalue())
-    assert result["moves"]["requests"] > 0 and result["moves"]["errors"] == 0
-    assert result["limit_one_row_write"]["requests"] > 0 and result["limit_one_row_write"]["errors"] == 0
-    assert 0 < result["moves_share_of_limit"] < 1 and result["target_share"] == 0.5
+    for figures in (result["moves"], result["limit_one_row_write"]):
+        assert figures["requests"] > 0 and figures["errors"] == 0
+        assert figures["per_second"] > 0 and figures["p99_ms"] >= figures["p95_ms"] >= figures["p50_ms"] > 0
+    # Figures to read beside each other (the README's), not bounds: a busy machine slows one more than the other.
+    assert result["moves_share_of_limit"] > 0 and result["target_share"] == 0.5
     assert not Game.objects.exists() and not get_user_model().objects.exists()
