@@ -1,10 +1,10 @@
 """Issue 27: the broker frozen (SIGSTOP: the port accepts connections, nothing ever answers) and then stopped,
 under the site's real web server (gunicorn) on a Redis of the test's own. A move queues its emails at once after
-commit; that must never hold the move up for longer than BROKER_CONNECT_TIMEOUT, and what it wanted queued is
-done by the periodic runs once Redis is back."""
+commit; in an outage one request of the process waits for the broker (BROKER_CONNECT_TIMEOUT at most, its socket
+timeouts), every later one passes it by, and what they wanted queued is done by the periodic runs once Redis is
+back. Counted in the web process's log, not timed: a busy machine makes every request slow."""
 
 import asyncio
-import time
 from datetime import timedelta
 
 import pytest
@@ -17,8 +17,8 @@ from games.models import ApiToken, Game, Notification
 
 pytestmark = [pytest.mark.chaos, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-BROKER_CONNECT_TIMEOUT = 2  # the default
-BOUND = BROKER_CONNECT_TIMEOUT + 3  # what a player may notice at most: the broker's timeout and the move itself
+WAITED = "could not queue"  # games.dispatch: this request waited for the broker, in vain
+PASSED_BY = "not queuing"  # games.dispatch: this request did not ask the broker, which failed a moment ago
 
 
 @pytest.fixture
@@ -47,28 +47,20 @@ def api_player(port: int, made: Games, number: int) -> ApiPlayer:
     return ApiPlayer(port, secret, [], seed=number)
 
 
-def api_move(player: ApiPlayer, game: Game) -> tuple[int, float]:
-    """One legal move through the API, as its client sees it: the answer's status and the seconds it took."""
+def api_move(player: ApiPlayer, game: Game) -> int:
+    """One legal move through the API, as its client sees it: the answer's status."""
     _status, view = asyncio.run(player.call("GET", f"/api/v1/games/{game.pk}/me"))
     move = {**view["moves"][0], "step_number": view["step_number"]}
-    began = time.monotonic()
-    status, _answer = asyncio.run(player.call("POST", f"/api/v1/games/{game.pk}/moves", move))
-    return status, time.monotonic() - began
+    return asyncio.run(player.call("POST", f"/api/v1/games/{game.pk}/moves", move))[0]
 
 
-def form_move(player: Player, game: Game) -> tuple[int, float]:
-    began = time.monotonic()
-    status = player.move(game)
-    return status, time.monotonic() - began
+def dispatches(site: Site) -> tuple[int, int]:
+    """How many times the web process waited for the broker in vain, and how many times it passed the broker by."""
+    log = (site.folder / "web.log").read_text(errors="replace")
+    return log.count(WAITED), log.count(PASSED_BY)
 
 
-def health(player: Player) -> tuple[int, float]:
-    began = time.monotonic()
-    status = player.health()
-    return status, time.monotonic() - began
-
-
-def test_moves_and_healthz_answer_within_the_broker_timeout_with_redis_frozen_then_stopped_and_emails_go_after(site):
+def test_with_redis_frozen_then_stopped_one_move_waits_for_it_the_others_pass_it_by_and_emails_go_after(site):
     site, port, broker, made = site
     games = made.make([timezone.now() + timedelta(minutes=STEP_MINUTES)] * 4)
     records = {game.pk: game.actions.count() for game in games}
@@ -76,27 +68,19 @@ def test_moves_and_healthz_answer_within_the_broker_timeout_with_redis_frozen_th
     browser = Player(port, signed_in_sessions(made.users()))
     # The first move connects the web process's pooled producer: when the broker freezes, that connection is
     # still open, so only a reply timeout can end the wait.
-    assert api_move(players[0], games[0])[0] == 200
+    assert api_move(players[0], games[0]) == 200
+    assert dispatches(site) == (0, 0)
     began = timezone.now()
     broker.freeze()
-    frozen_api, frozen_form = api_move(players[1], games[1]), form_move(browser, games[2])
-    frozen_health = health(browser)
+    assert api_move(players[1], games[1]) == 200
+    assert dispatches(site) == (1, 0)  # the move's request waited for the broker, in vain
+    assert browser.move(games[2]) == 302
+    assert dispatches(site) == (1, 1)  # the next one passed it by
+    assert browser.health() == 503  # the monitor is told
     broker.thaw()
     broker.kill()
-    stopped_api = api_move(players[3], games[3])
-    print(
-        {
-            "frozen_api": frozen_api,
-            "frozen_form": frozen_form,
-            "frozen_health": frozen_health,
-            "stopped_api": stopped_api,
-        }
-    )
-    assert frozen_api[0] == 200 and frozen_api[1] < BOUND
-    assert frozen_form[0] == 302 and frozen_form[1] < BOUND
-    assert frozen_form[1] < BROKER_CONNECT_TIMEOUT  # after one failure the process does not wait on it again
-    assert frozen_health[0] == 503 and frozen_health[1] < BOUND  # the monitor is told, in time
-    assert stopped_api[0] == 200 and stopped_api[1] < BOUND
+    assert api_move(players[3], games[3]) == 200
+    assert dispatches(site) == (1, 2)  # stopped as frozen, for SWEEP_INTERVAL_SECONDS
     assert all(game.actions.count() == records[game.pk] + 1 for game in games)  # each move on record once
     broker.start()
     site.environment["SWEEP_INTERVAL_SECONDS"] = "1"  # the web process keeps production's 30 s

@@ -83,6 +83,23 @@ def failures(caplog) -> int:
     return sum("fragment cache failed" in record.getMessage() for record in caplog.records)
 
 
+@pytest.fixture
+def timeouts(monkeypatch) -> list[int]:
+    """The port of each server that left a reply unanswered past its timeout: every wait a frozen server costs."""
+    waited = []
+    read_response = redis.connection.AbstractConnection.read_response
+
+    def counted(connection, *args, **kwargs):
+        try:
+            return read_response(connection, *args, **kwargs)
+        except redis.TimeoutError:
+            waited.append(connection.port)
+            raise
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "read_response", counted)
+    return waited
+
+
 def hits(server: RedisServer) -> int:
     return redis.Redis(port=server.port).info("stats")["keyspace_hits"]
 
@@ -105,19 +122,14 @@ def test_pages_answer_the_same_with_the_fragment_cache_stopped_and_use_it_again_
     assert hits(cache_server) > before
 
 
-def test_a_frozen_fragment_cache_costs_the_first_page_one_timeout_and_no_more(cache_server, pages, caplog):
-    started = time.monotonic()
+def test_a_frozen_fragment_cache_costs_the_first_page_one_timeout_and_no_more(cache_server, pages, caplog, timeouts):
     warm = pages()
-    one_round = time.monotonic() - started
     cache_server.freeze()
-    started = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="games.fragments"):
         frozen = [pages(), pages()]
-    elapsed = time.monotonic() - started
     assert frozen == [warm, warm]
-    # Within CACHE_RETRY_SECONDS, one timeout in all. A correctness bound, not a benchmark: a timeout a fragment, or
-    # a page, would be seconds.
-    assert failures(caplog) == 1 and elapsed < 2 * one_round + 4 * TIMEOUT
+    # Within CACHE_RETRY_SECONDS, one timeout in all, not one a fragment or a page.
+    assert failures(caplog) == 1 and len(timeouts) == 1
     cache_server.thaw()
     before = hits(cache_server)
     assert wait_until(lambda: pages() == warm and hits(cache_server) > before, RETRY + 5)
