@@ -6,6 +6,7 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
@@ -25,11 +26,15 @@ _ROLES = {
 }
 
 
-def make_user(username: str, *, password: str = "pw-for-tests-1"):
+def make_user(username: str, *, password: str = "pw-for-tests-1", verified: bool = True):
+    """A user as the site makes them: with a verified email address (only then may they play), unless not
+    `verified`."""
     user, _ = get_user_model().objects.get_or_create(username=username)
     user.email = user.email or f"{username}@example.com"
     user.set_password(password)
     user.save()
+    if verified:
+        EmailAddress.objects.get_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
     return user
 
 

@@ -4,6 +4,7 @@ secret link renewed."""
 import secrets
 from datetime import datetime, timedelta
 
+from allauth.account.models import EmailAddress
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -28,8 +29,15 @@ def signed_up() -> Count:
     return Count("seats", filter=Q(seats__is_substitute=False))
 
 
+def check_email_verified(user) -> None:
+    """Only a person with a verified email address creates or joins a game: the deadline reminders go there."""
+    if not EmailAddress.objects.filter(user=user, verified=True).exists():
+        raise GameError(_("Verify your email address first: deadline reminders go there."), code="email_unverified")
+
+
 def create_game(user, *, now: datetime | None = None, join: bool = True, **options) -> Game:
     """A new game open for sign-ups, with `options` for any of its settings; its creator joins it."""
+    check_email_verified(user)
     now = now or timezone.now()
     options.setdefault("name", _("%(user)s's game") % {"user": user.get_username()})
     rules = {rule.name: options.pop(rule.name) for rule in RULES if rule.name in options}
@@ -47,6 +55,7 @@ def create_game(user, *, now: datetime | None = None, join: bool = True, **optio
 def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime | None = None) -> Seat:
     """Sign up as a player (before the start; the last one starts the game) or as a substitute (E5)."""
     now = now or timezone.now()
+    check_email_verified(user)
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status not in (Game.Status.OPEN, Game.Status.RUNNING) or (
@@ -55,6 +64,9 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             raise GameError(_("This game is not open for sign-ups."), code="lobby_closed")
         if game.seats.filter(user=user).exists():
             raise GameError(_("You are already in this game."), code="already_joined")
+        name = user.get_username()
+        if game.seats.filter(name=name).exists():  # the name a renamed account joined with: the game knows it
+            raise GameError(_("%(name)s is already in this game.") % {"name": name}, code="name_taken")
         if knows_secrets(game, user):
             raise GameError(
                 _("You have seen this game's secrets (its graveyard or its moderation page): you cannot play in it."),
@@ -73,7 +85,7 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             raise GameError(_("This game is full; you may still sign up as a substitute."), code="game_full")
         try:
             with transaction.atomic():
-                seat = Seat.objects.create(game=game, user=user, name=user.get_username(), is_substitute=as_substitute)
+                seat = Seat.objects.create(game=game, user=user, name=name, is_substitute=as_substitute)
         except IntegrityError:
             raise GameError(_("You are already in this game."), code="already_joined") from None
         if game.status == Game.Status.RUNNING:

@@ -215,3 +215,15 @@ def test_r1_roles_of_lobby_games_do_not_follow_the_join_order():
     assert all(len(roles) >= 2 for roles in roles_of.values())
     assert all(len(seats) >= 3 for seats in seats_of.values())
     assert len(firsts) >= 3
+
+
+def test_only_a_verified_email_creates_or_joins_a_game():
+    unverified = make_user("zed", verified=False)
+    with pytest.raises(GameError, match="Verify your email address first") as refusal:
+        create_game(unverified, now=START)
+    assert refusal.value.code == "email_unverified" and not Game.objects.exists()
+    game = create_game(make_user("ann"), now=START)
+    for as_substitute in (False, True):
+        with pytest.raises(GameError, match="Verify your email address first"):
+            join_game(game.pk, unverified, as_substitute=as_substitute, now=START)
+    assert list(game.seats.values_list("name", flat=True)) == ["ann"]

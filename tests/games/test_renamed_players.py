@@ -5,7 +5,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
@@ -128,6 +128,18 @@ def test_a_player_renamed_in_the_lobby_plays_the_game_it_starts():
     assert state_of(game)["step"] == "vote"
 
 
+def test_a_newcomer_with_the_name_a_renamed_player_joined_with_is_told_it_is_taken():
+    game = create_game(make_user("ann"), player_count=5, now=START)
+    join_game(game.pk, make_user("bob"), now=START)
+    renamed("bob", "bobby")
+    get_user_model().objects.create(username="bob", email="bob.too@example.com")  # bobby keeps bob@example.com
+    newcomer = make_user("bob")
+    with pytest.raises(GameError, match="bob is already in this game") as refusal:
+        join_game(game.pk, newcomer, now=START)
+    assert refusal.value.code == "name_taken"
+    assert game.seats.count() == 2
+
+
 def test_a_renamed_player_leaves_a_lobby():
     game = create_game(make_user("ann"), player_count=5, now=START)
     join_game(game.pk, make_user("bob"), now=START)
@@ -156,8 +168,7 @@ def test_a_renamed_player_moves_through_the_panel_and_the_api():
 
 def test_a_renamed_player_moves_by_replying_to_the_move_email(settings):
     settings.REPLY_ADDRESS = "reply+{token}@reply.example.org"
-    ann = make_user("ann")
-    EmailAddress.objects.create(user=ann, email=ann.email, verified=True, primary=True)
+    make_user("ann")  # with a verified address, which replies must come from
     game = running_game(now=timezone.now())
     anna = renamed("ann", "anna")
     send_due_emails(now=timezone.now())

@@ -117,7 +117,7 @@ def test_e5_a_renamed_substitute_dropped_for_the_secrets_is_on_the_record_by_the
     join_game(game.pk, sam, as_substitute=True, now=START)
     sam.username = "samuel"
     sam.save()
-    make_user("sam")  # another account takes the name sam had
+    make_user("sam", verified=False)  # another account takes the name sam had
     ThreadRead.objects.create(user=sam, game=game, thread=Post.Thread.GRAVEYARD, last_read_at=START)
     with django_capture_on_commit_callbacks(execute=True), changing(game.pk, now=START):
         pass

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from allauth.account.models import EmailAddress
 from django.test import Client
 from django.utils import timezone
 
@@ -354,6 +355,17 @@ def test_nothing_new_after_a_cursor_costs_one_query(django_assert_num_queries):
     Api(token_for("ann")).post(f"/games/{game.pk}/moves", {"type": "nominate", "target": "bob", "step_number": 1})
     news = Api().get(f"/games/{game.pk}/events?after=1", HTTP_IF_NONE_MATCH=first["ETag"])
     assert news.status_code == 200 and news.json()[-1]["type"] == "nominated"  # a new event: a new tag
+
+
+def test_joining_needs_a_verified_email_and_says_so():
+    game = game_now()
+    api = Api(token_for("zed"))
+    EmailAddress.objects.filter(user__username="zed").update(verified=False)
+    response = api.post(f"/games/{game.pk}/join?as_substitute=true")
+    assert response.status_code == 409, response.json()
+    assert response.json()["code"] == "email_unverified"
+    assert "Verify your email address first" in response.json()["detail"]
+    assert Game.objects.get(pk=game.pk).load_state().substitutes == []
 
 
 def test_the_lobby_counts_players_not_substitutes_as_the_site_does(client_for):

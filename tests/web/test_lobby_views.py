@@ -68,7 +68,7 @@ def test_t1_the_create_form_refuses_a_vote_closing_before_the_nomination_deadlin
 
 def test_creating_needs_a_signed_in_user_with_a_verified_email(client):
     assert client.get("/games/new/").status_code == 302
-    user = make_user("ann")
+    user = make_user("ann", verified=False)
     client.force_login(user)
     response = client.post("/games/new/", form_data())
     assert response.status_code == 302 and "/accounts/email/" in response.url
@@ -76,6 +76,17 @@ def test_creating_needs_a_signed_in_user_with_a_verified_email(client):
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     client.post("/games/new/", form_data())
     assert Game.objects.count() == 1
+
+
+def test_joining_needs_a_verified_email_and_sends_to_the_email_page(client, client_for):
+    client_for("ann").post("/games/new/", form_data())
+    game = Game.objects.get()
+    client.force_login(make_user("zed", verified=False))
+    response = client.post(f"/games/{game.pk}/join/")
+    assert response.status_code == 302 and response.url == "/accounts/email/"
+    page = client.get(response.url).content.decode()
+    assert "Verify your email address first: deadline reminders go there." in page
+    assert not Seat.objects.filter(game=game, user__username="zed").exists()
 
 
 def test_join_fill_and_start(client_for):
