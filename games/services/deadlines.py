@@ -9,9 +9,10 @@ and leaves the game to the next sweep.
 import logging
 from collections import defaultdict
 from datetime import datetime, timedelta
+from itertools import count, takewhile
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from games.engine import SeatStatus
@@ -123,12 +124,19 @@ def _set_aside(errors: dict[int, Exception], now: datetime) -> None:
     """Each failed game: the error on record for the moderators, and its next try after a back-off."""
     for game_id, error in errors.items():
         log.error("the deadline of game %s could not be applied", game_id, exc_info=error, extra={"game_id": game_id})
-        failures = Game.objects.filter(pk=game_id).values_list("sweep_failures", flat=True).first() or 0
         Game.objects.filter(pk=game_id).update(
-            sweep_failures=failures + 1,
+            sweep_failures=F("sweep_failures") + 1,
             sweep_error=f"{type(error).__name__}: {error}"[:2000],
-            sweep_retry_at=now + retry_after(failures + 1),
+            sweep_retry_at=_next_try(now),
         )
+
+
+def _next_try(now: datetime) -> Case:
+    """The next try after one more failure, worked out from the count the UPDATE finds in the row: two sweeps that set
+    the same game aside at once (the slow path holds no claim on it) both count, the second on top of the first."""
+    backed_off = takewhile(lambda failures: retry_after(failures) < MAX_RETRY_AFTER, count(1))
+    tries = [When(sweep_failures=failures - 1, then=Value(now + retry_after(failures))) for failures in backed_off]
+    return Case(*tries, default=Value(now + MAX_RETRY_AFTER))
 
 
 def retry_after(failures: int) -> timedelta:

@@ -518,10 +518,10 @@ def post_history(request, game_id: int, post_id: int):
     post = get_object_or_404(Post.objects.select_related("author"), pk=post_id, game=game)
     if not can_read(game, viewer, post.thread):
         raise Http404(_("There is no such post."))  # not even that a graveyard post of this id exists
-    if post.thread == Post.Thread.GRAVEYARD:
-        mark_read(request.user, game, post.thread, post.created_at)  # who read it may not take a seat (issue 9)
     if post.hidden_at is not None and post.author_id != request.user.pk:
-        raise Http404(_("This post was hidden by a moderator."))
+        raise Http404(_("This post was hidden by a moderator."))  # shown nothing: nothing read to record
+    if post.thread == Post.Thread.GRAVEYARD:
+        mark_read(request.user, game, post.thread, post.created_at)  # who read it may not take a seat
     return render(request, "games/post_history.html", {"game": game, "post": post, "revisions": post.revisions.all()})
 
 

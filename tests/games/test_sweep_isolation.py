@@ -2,13 +2,16 @@
 writing or while notifying, is set aside with its error on record and retried after a back-off; the rest of
 its batch, the other periodic tasks and the emails go on. A mail server that refuses connections stops nothing."""
 
+import re
 import socket
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.core import mail
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Notification, SweepRun
 from games.services import play as play_module
@@ -73,6 +76,20 @@ def test_a_set_aside_game_is_retried_after_a_back_off_and_cleared_when_it_succee
     assert sweep_due_deadlines(now=DUE + timedelta(minutes=3)) == 1
     mended = reload(game)
     assert (mended.sweep_failures, mended.sweep_error, mended.sweep_retry_at) == (0, "", None)
+
+
+def test_a_failure_is_counted_in_the_update_that_records_it_never_read_then_written_back():
+    """Two sweeps that set the same game aside at once both count: a count read first, then written back, loses
+    the other's failure."""
+    (game,) = games(1)
+    Game.objects.filter(pk=game.pk).update(state='{"broken": true}', sweep_failures=2)
+    with CaptureQueriesContext(connection) as queries:
+        assert sweep_due_deadlines(now=DUE) == 0
+    statements = [query["sql"] for query in queries]
+    assert not [sql for sql in statements if re.match(r'SELECT "games_game"\."sweep_failures"\W', sql)]
+    (counted,) = [sql for sql in statements if sql.startswith("UPDATE") and '"sweep_failures" =' in sql]
+    assert '"sweep_failures" = ("games_game"."sweep_failures" + 1)' in counted
+    assert (reload(game).sweep_failures, reload(game).sweep_retry_at) == (3, DUE + timedelta(minutes=4))
 
 
 def test_the_back_off_doubles_up_to_an_hour():

@@ -211,6 +211,15 @@ def test_reading_a_graveyard_posts_history_is_on_the_record(client_for):
         join_game(game.pk, user("sam"), as_substitute=True, now=START)
 
 
+def test_a_hidden_graveyard_post_answered_404_is_not_on_the_record(client_for):
+    game = running_game()
+    post = graveyard_post(game)
+    Post.objects.filter(pk=post.pk).update(hidden_at=START)
+    assert client_for("sam").get(f"/games/{game.pk}/posts/{post.pk}/history/").status_code == 404  # nothing read
+    assert not ThreadRead.objects.filter(user=user("sam"), game=game).exists()
+    join_game(game.pk, user("sam"), as_substitute=True, now=START)
+
+
 def test_reading_reported_graveyard_posts_is_on_the_record(moderator_client):
     game = running_game()
     Report.objects.create(post=graveyard_post(game), reporter=user("ghost"), reason="x")
