@@ -1,10 +1,12 @@
 """Unlisted games: read at an address that carries a secret link key, never at their number by a stranger; in no
 list a stranger reads; the key in no page, answer or webhook a stranger reads; its creator or a moderator renews it."""
 
+import importlib
 import json
 import re
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
@@ -64,6 +66,15 @@ def test_an_unlisted_game_has_a_link_key_of_at_least_128_random_bits_and_a_publi
     assert running_game(now=timezone.now()).link_key == ""
     lobby = create_game(make_user("ann"), player_count=5, visibility=UNLISTED)
     assert len(lobby.link_key) * 6 >= 128
+
+
+def test_the_migration_gives_every_unlisted_game_made_before_it_a_key_and_public_games_none():
+    game, public = unlisted_game(), running_game(now=timezone.now())
+    Game.objects.filter(pk=game.pk).update(link_key="")
+    importlib.import_module("games.migrations.0022_game_link_key").give_keys(apps, None)
+    game.refresh_from_db()
+    public.refresh_from_db()
+    assert len(game.link_key) * 6 >= 128 and public.link_key == ""
 
 
 # A stranger at the number, anyone at the key
