@@ -69,9 +69,10 @@ def pipe(entry: list[str], raw: bytes, recipient: str, env: dict) -> subprocess.
 
 
 def mta_environment(**extra: str) -> dict:
-    """The test database, and none of the settings under test unless given."""
-    env = environment(**extra)
-    for name in ("REPLY_ADDRESS", "SECRET_KEY", "DEBUG", "EMAIL_PORT", "ALLOWED_HOSTS", "SITE_URL"):
+    """The test database in development mode (unless DEBUG is given), and none of the settings under test unless
+    given."""
+    env = environment(**{"DEBUG": "1", **extra})
+    for name in ("REPLY_ADDRESS", "SECRET_KEY", "EMAIL_PORT", "ALLOWED_HOSTS", "SITE_URL"):
         if name not in extra:
             env.pop(name, None)
     return env
@@ -112,6 +113,7 @@ def test_with_postfixs_empty_environment_the_env_file_gives_the_site_its_setting
         f"REDIS_URL={site.get('REDIS_URL', '')}\n"
         f'SECRET_KEY="{SITE_KEY}"\n'
         f"REPLY_ADDRESS={REPLY}\n"
+        "ALLOWED_HOSTS=sh.example.org\nSITE_URL=https://sh.example.org\n"
     )
     piped = pipe([*WRAPPER, "--env-file", str(env_file)], raw, address, env={})
     assert piped.returncode == 0, piped.stderr.decode()[-800:]
