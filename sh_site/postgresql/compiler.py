@@ -16,18 +16,22 @@ LONG_LIST = 1000  # values; far more than a page asks for, far fewer than a stat
 
 class ListsAsArrays:
     def compile(self, node):
-        if type(node) in (In, RelatedIn) and _long_list_of_values(node):
+        if type(node) in (In, RelatedIn) and _long_list(node):
             lhs_sql, lhs_params = node.process_lhs(self, self.connection)
             rhs_sql, rhs_params = node.process_rhs(self, self.connection)
-            if rhs_sql == f"({', '.join(['%s'] * len(rhs_params))})" and not any(
-                isinstance(value, list | tuple) for value in rhs_params
-            ):
+            if _plain_values(rhs_sql, rhs_params):
                 return f"{lhs_sql} = ANY(%s)", [*lhs_params, list(rhs_params)]
         return super().compile(node)
 
 
-def _long_list_of_values(lookup: In) -> bool:
+def _long_list(lookup: In) -> bool:
     return lookup.rhs_is_direct_value() and not isinstance(lookup.lhs, ColPairs) and len(lookup.rhs) >= LONG_LIST
+
+
+def _plain_values(rhs_sql: str, rhs_params) -> bool:
+    """Each value one parameter (no expression compiled into the list), none a list itself (an ArrayField's)."""
+    placeholders = f"({', '.join(['%s'] * len(rhs_params))})"
+    return rhs_sql == placeholders and not any(isinstance(value, list | tuple) for value in rhs_params)
 
 
 class SQLCompiler(ListsAsArrays, compiler.SQLCompiler):
