@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.processes, pytest.mark.postgres, pytest.mark.django_db
 
 def test_bench_moves_makes_moves_beside_the_one_row_write_and_cleans_up():
     out = StringIO()
-    call_command("bench_moves", "--games", "4", "--clients", "2", "--seconds", "2", "--workers", "1", stdout=out)
+    # Games enough that no machine ends them all within the run (the command stops if it does): a game takes 30
+    # moves at least, 600 for a client's 20, past what the bare one-row write does in 2 seconds.
+    call_command("bench_moves", "--games", "40", "--clients", "2", "--seconds", "2", "--workers", "1", stdout=out)
     result = json.loads(out.getvalue())
     for figures in (result["moves"], result["limit_one_row_write"]):
         assert figures["requests"] > 0 and figures["errors"] == 0
