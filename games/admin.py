@@ -27,6 +27,7 @@ from .models import (
     Seat,
     SecretWitness,
     SentEmail,
+    SigningKey,
     SweepRun,
     ThreadRead,
     WebhookDelivery,
@@ -288,7 +289,7 @@ class SecretWitnessAdmin(admin.ModelAdmin):
 @admin.register(Note)
 class NoteAdmin(NeverFiltersBy):
     """A player's private notes: that they exist and their size, never their text, which is their author's alone
-    (issue 29). Nobody changes them here; a user deleted here takes their notes along."""
+    Nobody changes them here; a user deleted here takes their notes along."""
 
     list_display = ("game", "author", "updated_at", "length")
     fields = ("game", "author", "updated_at", "length")
@@ -299,6 +300,21 @@ class NoteAdmin(NeverFiltersBy):
     @admin.display(description="characters")
     def length(self, note: Note) -> int:
         return len(note.body)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(SigningKey)
+class SigningKeyAdmin(admin.ModelAdmin):
+    """The fingerprint reply readers compare their keys with: shown, written only by the site itself, since a
+    fingerprint typed here would hold every reply."""
+
+    list_display = ("fingerprint", "recorded_at")
+    readonly_fields = ("fingerprint", "recorded_at")
 
     def has_add_permission(self, request) -> bool:
         return False
