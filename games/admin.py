@@ -55,6 +55,19 @@ def on_the_record(request, games: Iterable[Game], reason: str) -> None:
                 secrets_shown.send(Game, game=game, user=request.user, reason=reason)
 
 
+class ReadOnly:
+    """An admin that shows its rows and never writes them: another part of the site is their one writer."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class NeverFiltersBy(admin.ModelAdmin):
     """The `unfilterable` fields hold a secret: a filter on one (?seed__lt=..., ?body__contains=) would read it a
     bit at a time, one count of rows after another."""
@@ -156,22 +169,13 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(ReadOnly, admin.ModelAdmin):
     """Read only: the game services are the log's one writer, and what they write reaches every channel."""
 
     list_display = ("game", "index", "type", "step_number", "created_at")
     list_filter = ("type",)
     search_fields = ("game__name",)
     raw_id_fields = ("game",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ActionRecord)
@@ -309,18 +313,11 @@ class NoteAdmin(NeverFiltersBy):
 
 
 @admin.register(SigningKey)
-class SigningKeyAdmin(admin.ModelAdmin):
+class SigningKeyAdmin(ReadOnly, admin.ModelAdmin):
     """The fingerprint reply readers compare their keys with: shown, written only by the site itself, since a
     fingerprint typed here would hold every reply."""
 
     list_display = ("fingerprint", "recorded_at")
-    readonly_fields = ("fingerprint", "recorded_at")
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 admin.site.register(ApiRequestCount)

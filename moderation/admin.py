@@ -1,29 +1,20 @@
 from django.contrib import admin
 from django.db.models import Q
 
-from games.admin import HidesGamesSecrets
+from games.admin import HidesGamesSecrets, ReadOnly
 from games.models import Ban, Post
 
 from .models import AuditEntry, HealthAlert, Report, SignIn
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
     """Read only: the audit log is never edited."""
 
     list_display = ("created_at", "actor_name", "action", "game_name", "target_name", "reason")
     list_filter = ("action",)
     search_fields = ("actor_name", "action", "reason", "game_name", "target_name")
     date_hierarchy = "created_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Report)
