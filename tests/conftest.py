@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from games import fragments
 from tests.factories import make_user
-from tests.services import answers
+from tests.services import Receiver, answers
 
 # CI caps the property tests; a developer can ask for more with HYPOTHESIS_PROFILE=thorough.
 settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -221,3 +221,12 @@ def client_for(db):
         return client
 
     return client_for
+
+
+@pytest.fixture
+def receiver(settings):
+    """A webhook receiver on loopback, which the site is allowed to call in this test."""
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    server = Receiver()
+    yield server
+    server.close()

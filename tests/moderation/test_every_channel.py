@@ -24,14 +24,6 @@ ANNOUNCED = [
 ]
 
 
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    server = Receiver()
-    yield server
-    server.close()
-
-
 def act(client, game, action: str, **fields) -> None:
     data = {"action": action, "reason": "because", "step": reload(game).step_number, **fields}
     client.post(f"/moderation/games/{game.pk}/act/", data)

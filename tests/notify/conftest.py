@@ -6,7 +6,7 @@ from aiosmtpd.controller import Controller
 from allauth.account.models import EmailAddress
 
 from tests.factories import make_user
-from tests.services import Receiver, free_port
+from tests.services import free_port
 
 REPLY = "reply+{token}@reply.example.org"
 
@@ -47,11 +47,3 @@ def smtp_server(settings):
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     yield inbox
     controller.stop()
-
-
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    server = Receiver()
-    yield server
-    server.close()
