@@ -96,7 +96,7 @@ bench-follow: bench-db
 bench-live: bench-db
 	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300
 
-# The outages of issue 19 at full length (about 20 minutes): a 10-minute broker outage, a database restart mid-sweep
+# The outage scenarios at full length (about 20 minutes): a 10-minute broker outage, a database restart mid-sweep
 # and mid-move, an hour of mail outage in game time. Prints what was due, handled, doubled and lost.
 chaos: bench-db
 	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py chaos

@@ -1,4 +1,4 @@
-"""The statistics communities argue over (issue 31), from finished public games only (an unlisted game is for
+"""The statistics communities argue over, from finished public games only (an unlisted game is for
 who has its link): site-wide, per table size and per setting that changes the balance, the games, the liberal and
 fascist wins by each way of winning, the average rounds and the share of chaos policies, each win rate with its 95%
 interval (Wilson's), so that a community can see whether a variant is balanced; and per player, the games played as

@@ -28,7 +28,7 @@ def can_moderate(user, game: Game) -> bool:
 
 def must_warn(user, game: Game) -> bool:
     """A running game's moderation page shows every secret: a moderator who has not seen them is first told that
-    they may then never take a seat in it, and must confirm (issue 29). A lobby has no secret yet, and a game
+    they may then never take a seat in it, and must confirm. A lobby has no secret yet, and a game
     that is over has none left: the secret history is public."""
     return game.status == Game.Status.RUNNING and game.state is not None and not has_witnessed(game, user)
 
@@ -61,7 +61,7 @@ def _reason(reason: str) -> str:
 
 def audit(actor, action: str, reason: str, *, game: Game | None = None, target=None, **details) -> AuditEntry:
     """An entry in the audit log. A moderator who acts on a running game has seen its secrets: games records them
-    as a witness, in the same transaction, and they may not take a seat in it (issue 9)."""
+    as a witness, in the same transaction, and they may not take a seat in it."""
     if game is not None:
         record_witness(game, actor)
     return AuditEntry.objects.create(

@@ -236,7 +236,7 @@ def reports(request):
 
 def _record_graveyards_read(moderator, queue) -> None:
     """Reported graveyard posts of running games are secrets: whoever reads them here is on the record, as on a
-    game's page, and may not take a seat in those games (issue 9)."""
+    game's page, and may not take a seat in those games."""
     games = set(
         queue.filter(post__thread=Post.Thread.GRAVEYARD, post__game__status=Game.Status.RUNNING).values_list(
             "post__game", flat=True
@@ -271,7 +271,7 @@ def report_post(request, post_id: int, game_id: int | None = None):
         raise Http404(_("There is no such post."))  # as for an id that does not exist
     back = f"{game.address('graveyard' if post['thread'] == Post.Thread.GRAVEYARD else 'thread')}#post-{post_id}"
     if request.method == "GET":
-        if post["thread"] == Post.Thread.GRAVEYARD:  # who read it may not take a seat (issue 9), as post_history
+        if post["thread"] == Post.Thread.GRAVEYARD:  # who read it may not take a seat, as post_history
             mark_read(request.user, game, post["thread"], post["created_at"])
         context = {"post_html": post_htmls(game, [post])[0], "back": back}
         return render(request, "moderation/report.html", context)

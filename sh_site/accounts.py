@@ -1,5 +1,5 @@
 """django-allauth, as the site uses it: its emails sign as the site, whatever host the request came through, and
-every field of its forms has a length limit before it reaches a query (issue 27)."""
+every field of its forms has a length limit before it reaches a query."""
 
 from dataclasses import dataclass
 from urllib.parse import urlsplit

@@ -1,4 +1,4 @@
-"""Exactly one beat (issue 20): beat holds a PostgreSQL advisory lock for as long as it runs.
+"""Exactly one beat: beat holds a PostgreSQL advisory lock for as long as it runs.
 
 A second beat, started by mistake on another machine, finds the lock held and refuses to start, naming why.
 The lock lives in a connection of its own (never one of Django's, which are closed between tasks): if that

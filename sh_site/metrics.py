@@ -1,4 +1,4 @@
-"""Prometheus metrics at /metrics (issue 20): django-prometheus's requests and database figures, and gauges of
+"""Prometheus metrics at /metrics: django-prometheus's requests and database figures, and gauges of
 the site's own read from the database at each scrape.
 
 With gunicorn's or Celery's several processes, each keeps its counters in files under PROMETHEUS_MULTIPROC_DIR

@@ -155,14 +155,14 @@ EMAIL_BACKEND = env_str(
     "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "moderator@localhost")
-# Reply by email (issue 15): the address replies to a per-game email go to, with {token} in its local part
+# Reply by email: the address replies to a per-game email go to, with {token} in its local part
 # (e.g. "reply+{token}@reply.example.org", the domain delivered to `manage.py receive_email` or the LMTP
 # server). Empty: emails carry no reply address and say to answer on the site.
 REPLY_ADDRESS = env_str("REPLY_ADDRESS", "")
 INBOUND_MAX_BYTES = env_int("INBOUND_MAX_BYTES", 1_000_000)  # a longer reply is dropped unread
-# The API (issue 17): requests per token per minute, counted in the database every process shares.
+# The API: requests per token per minute, counted in the database every process shares.
 API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 120)
-# Webhooks (issue 18): addresses a webhook URL may resolve to although not public (tests: 127.0.0.1), and the
+# Webhooks: addresses a webhook URL may resolve to although not public (tests: 127.0.0.1), and the
 # time a receiver has to connect and answer.
 WEBHOOK_ALLOWED_ADDRESSES = env_list("WEBHOOK_ALLOWED_ADDRESSES", [])
 WEBHOOK_TIMEOUT_SECONDS = env_int("WEBHOOK_TIMEOUT_SECONDS", 5)

@@ -1,4 +1,4 @@
-"""Personal access tokens of the API (issue 17), and the per-token request counts its rate limit reads."""
+"""Personal access tokens of the API, and the per-token request counts its rate limit reads."""
 
 import hashlib
 import secrets

@@ -39,7 +39,7 @@ class Ban(models.Model):
 
 class SecretWitness(models.Model):
     """Someone shown a running game's secrets outside play (its moderation page, the admin): they may never take
-    a seat in it (issue 9). Reading or posting in the graveyard is on the record in the forum's own rows."""
+    a seat in it. Reading or posting in the graveyard is on the record in the forum's own rows."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="secret_witnesses")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

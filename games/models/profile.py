@@ -24,7 +24,7 @@ class Profile(models.Model):
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
-    # Email preferences (issue 5): what is sent at once, and what waits for the daily digest.
+    # Email preferences: what is sent at once, and what waits for the daily digest.
     email_moves = models.BooleanField(_("email me when it is my move and when my games end"), default=True)
     reminders = models.CharField(_("deadline reminders"), max_length=4, choices=Reminders.choices, default="both")
     email_warnings = models.BooleanField(_("email me missed-round warnings and exiles"), default=True)
@@ -37,8 +37,8 @@ class Profile(models.Model):
     reply_by_email = models.BooleanField(
         _("let me answer game emails by replying: the reply is posted in the game's thread"), default=True
     )
-    # Issue 19: the address's mail server refused it permanently (a 5xx): nothing more is sent to it until the
-    # address changes (the profile page and the moderators' dashboard say so).
+    # The address's mail server refused it permanently (a 5xx): nothing more is sent to it until the address
+    # changes (the profile page and the moderators' dashboard say so).
     email_refused = models.EmailField(blank=True, help_text="the address a mail server refused for good")
     email_refused_at = models.DateTimeField(null=True, blank=True)
     email_refused_reason = models.CharField(max_length=200, blank=True)

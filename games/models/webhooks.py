@@ -1,4 +1,4 @@
-"""Webhooks (issue 18): URLs told when something happens, and the outbox of their deliveries."""
+"""Webhooks: URLs told when something happens, and the outbox of their deliveries."""
 
 import secrets
 

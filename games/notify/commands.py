@@ -1,4 +1,4 @@
-"""Moves by email (issue 16): the commands a "your move" email lists, and a reply's first line read as one.
+"""Moves by email: the commands a "your move" email lists, and a reply's first line read as one.
 
 A command is one line: a command word, then a player's name or a card for the moves that take one
 (`nominate bob`, `discard F`, `ja`, `veto`, `accept`, `execute dan`). The words are English, and also the

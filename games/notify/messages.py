@@ -47,7 +47,7 @@ def _your_move(name: str, data: dict) -> str:
 
 
 def _claim_offer(claim: dict) -> str:
-    """The session the reader sat in just ended: they may say what they saw, on the game's page (issue 29)."""
+    """The session the reader sat in just ended: they may say what they saw, on the game's page."""
     if claim["office"] == "president":
         offer = _(
             "Your legislative session of round %(round)s is over: you may claim the cards you drew, on the game's page."

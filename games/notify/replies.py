@@ -1,4 +1,4 @@
-"""Replies by email (issue 15): a reply to a per-game email is posted in that game's thread, as the person the email
+"""Replies by email: a reply to a per-game email is posted in that game's thread, as the person the email
 was sent to, under the web form's rules.
 
 One handler behind both ways mail comes in (`manage.py receive_email` for an MTA's pipe, `manage.py lmtp_server`):

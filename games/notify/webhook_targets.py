@@ -1,4 +1,4 @@
-"""Where webhooks may post (issues 18 and 27): the address check, when a subscription is saved and again when
+"""Where webhooks may post: the address check, when a subscription is saved and again when
 connecting (DNS rebinding).
 
 Every address a webhook's host name resolves to must be public (no loopback, link-local, private, unique-local,

@@ -1,4 +1,4 @@
-"""Webhooks (issue 18): deliveries made in the same transaction as what they announce, sent at least once.
+"""Webhooks: deliveries made in the same transaction as what they announce, sent at least once.
 
 What is sent:
 - to a game's subscriptions: its public events as they happen (`game.events`, with the deadline) and each new

@@ -1,4 +1,4 @@
-"""Who has seen a running game's secrets: they may never take a seat in it (issue 9).
+"""Who has seen a running game's secrets: they may never take a seat in it.
 
 The record is what the site itself wrote when the secrets were shown: reading the graveyard (a ThreadRead row),
 posting in it, or being shown them outside play (a SecretWitness row: the moderation page, the admin).

@@ -1,4 +1,4 @@
-"""A player's private notes on a game (issue 29): kept by whoever holds, held or waits for a seat in it, read by
+"""A player's private notes on a game: kept by whoever holds, held or waits for a seat in it, read by
 them alone. A spectator or a moderator has no seat row and keeps none: notes are a player's aid to the game, and
 a page that showed a notes box to everyone would tell nothing anyway."""
 

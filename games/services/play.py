@@ -182,7 +182,7 @@ def _exiled(change: Change, event: dict) -> None:
     seat = change.seat_of(event["player"])
     seat.active = False
     if seat.user_id is None:
-        seat.exile_reason = "account_deleted"  # no mark: the account is gone (issue 4)
+        seat.exile_reason = "account_deleted"  # no exiled_at: the account is gone, nobody's record to mark
     else:
         seat.exiled_at = change.now
         seat.exile_reason = event["reason"]

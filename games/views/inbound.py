@@ -1,4 +1,4 @@
-"""Inbound webhooks of hosted mail services (issue 16), through django-anymail: Mailgun, Postmark and Amazon SES.
+"""Inbound webhooks of hosted mail services, through django-anymail: Mailgun, Postmark and Amazon SES.
 
 Each service posts a received reply to its URL under /inbound/; anymail checks the request (the shared secret of
 basic authentication, ANYMAIL_WEBHOOK_SECRET, for all three, and Mailgun's own HMAC signature with

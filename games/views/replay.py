@@ -1,4 +1,4 @@
-"""A finished game's replay (issue 31): the board and every secret of each step, built by playing the game's stored
+"""A finished game's replay: the board and every secret of each step, built by playing the game's stored
 replay script through the engine (games/replay.py moments: the code that replays games, not the log's words),
 beside the thread's posts of each step's period and the claims filed against the cards really drawn.
 

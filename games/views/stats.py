@@ -1,4 +1,4 @@
-"""The statistics page (issue 31): the site's finished games by table size and by setting, with a plot of the
+"""The statistics page: the site's finished games by table size and by setting, with a plot of the
 liberals' win rate by table size (games/stats.py). One query, its rows the key of the page's kept fragment: a game
 that ends is what makes it anew."""
 

@@ -1,4 +1,4 @@
-"""Webhook subscriptions (issue 18): a user's own notices, from their profile; a game's public events, by its
+"""Webhook subscriptions: a user's own notices, from their profile; a game's public events, by its
 creator or a moderator. The secret that signs the deliveries is shown once, when the subscription is made."""
 
 from django import forms

@@ -163,7 +163,7 @@
     schedule();
   }
 
-  // Choosing a target on the board (issue 29). The panel's select starts on "Choose a player" (required: the browser
+  // Choosing a target on the board. The panel's select starts on "Choose a player" (required: the browser
   // says so in the page's words, data-required, and the server refuses it too). Each seat it offers becomes a
   // button on the board, "Choose <name>" (the option's data-choose), by mouse or keyboard, mirrored in the select;
   // other seats stay a drawing. Without JavaScript the select alone works.
