@@ -1,10 +1,10 @@
 """The fragment cache's Redis backend (settings.CACHES["fragments"]): Django's, made cheaper for what it holds.
 
-Django's client makes a new redis.Redis for every call, and redis-py builds some 300 reply handlers in each (0.3 ms,
-more than the round trip it wraps); its values are pickled, and read back through int() first, an exception a
+Django's client makes a new redis.Redis for every call, and redis-py builds some 300 reply handlers in each, more
+work than the round trip it wraps; its values are pickled, and read back through int() first, an exception a
 value; its set_many is a MULTI of an MSET and one EXPIRE a key. A thread's older page, read for the first time,
-asks the cache six times and writes it three: 13 of its 35 ms went there (issue 30's profile). Here one client is
-kept per pool, values are text stored as UTF-8 (a fragment is HTML; anything else is refused), and set_many sends
+asks the cache six times and writes it three, so each of those costs is paid several times a page. Here one client
+is kept per pool, values are text stored as UTF-8 (a fragment is HTML; anything else is refused), and set_many sends
 one SET with its expiry a key in a pipeline without MULTI (each SET is atomic; nothing reads the keys as a group).
 """
 

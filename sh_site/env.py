@@ -102,9 +102,9 @@ def database_from_url(url: str, base_dir: Path, *, behind_pgbouncer: bool = Fals
         entry["ENGINE"] = "sh_site.postgresql"
         if not behind_pgbouncer:
             # Parameters bound by the server, and a query prepared from its second run on a connection: a page asks
-            # the same queries every time, and planning them cost more than running them (the thread's fingerprint:
-            # 2 ms planned, 0.6 ms run; issue 30). Not through PgBouncer in transaction mode: a prepared statement
-            # lives in one server connection, which PgBouncer hands to another client after each transaction.
+            # the same queries every time, and planning a short query can cost more than running it. Not through
+            # PgBouncer in transaction mode: a prepared statement lives in one server connection, which PgBouncer
+            # hands to another client after each transaction.
             entry["OPTIONS"] = {**entry.get("OPTIONS", {}), "server_side_binding": True, "prepare_threshold": 2}
         return entry
     raise ImproperlyConfiguredEnv(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite:///)")

@@ -67,7 +67,7 @@ def mask(text: str) -> str:
 
 
 class MaskSecrets(logging.Filter):
-    """No log line holds a token, a password, a reply token or a webhook secret (issue 27: django-ninja logs a
+    """No log line holds a token, a password, a reply token or a webhook secret (django-ninja, for one, logs a
     whole Authorization header at ERROR with DEBUG on). Masks the message with its arguments, the traceback and
     the stack; the JSON formatter masks its extra fields too. Every handler has it (settings.LOGGING)."""
 

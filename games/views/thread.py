@@ -304,8 +304,8 @@ def _entry(pk: int | None, html: str, posts: dict[int, dict]) -> dict:
 
 def _reply_fields(form: PostForm) -> str:
     """The reply form's fields as the page first shows them (the thread, the quoted post, the text given: empty, or
-    a quotation), kept as a fragment: Django's widgets render through templates, 2 ms a page. A form sent back
-    with what its author wrote (and its errors) is rendered by the page itself."""
+    a quotation), kept as a fragment: Django renders each widget through its own templates, again on every page.
+    A form sent back with what its author wrote (and its errors) is rendered by the page itself."""
     if form.is_bound:
         return ""
     values = tuple(form[name].value() for name in ("thread", "quote_of", "body"))
@@ -386,8 +386,8 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
 def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> str:
     """The page's entries as HTML: each post's shared fragment in its article with what this reader may do with it
     (quote it: who may post; edit it: its author; report it: signed in, another's, not hidden), the "New posts" line
-    above `first_new`, and each run of announcements. Written here rather than in the template, with addresses and
-    words found once for the page: in the template the controls cost as much as the rest of the page (issue 30)."""
+    above `first_new`, and each run of announcements. Written here rather than in the template, so that addresses
+    and words are found once for the page rather than once for each post."""
     reader_id = reader.pk if reader.is_authenticated else None
     key = (game.link_key,) if game.link_key else ()  # an unlisted game's addresses carry its key
     edit, report = _address("games:edit_post", game.link_key or game.pk), _address("moderation:report_post", *key)
