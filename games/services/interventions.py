@@ -66,8 +66,9 @@ def extend(
     step: int | None = None,
     seen_deadline: datetime | None = None,
     now: datetime | None = None,
-) -> datetime:
-    """T5: the current deadline, and the later deadlines of the round with it, move `hours` later.
+) -> datetime | None:
+    """T5: the current deadline, and the later deadlines of the round with it, move `hours` later. Returns the new
+    deadline; None while the game is paused, which has no deadline until it resumes.
 
     `seen_deadline`, the deadline the moderator's page showed, makes a repeated click harmless: once the first
     has moved the deadline, the second no longer matches and is refused.

@@ -151,14 +151,14 @@ def test_t5_resume_across_a_daylight_saving_change_keeps_the_local_hour(moderato
 def test_t5_extend_with_a_deadline_hour_moves_on_by_at_least_the_hours(moderator):
     game = hour_game(START)
     deadline = reload(game).deadline
-    extend(game.pk, moderator, hours=3, now=START)
-    assert reload(game).deadline == deadline + 24 * HOUR  # 23:00 + 3 h is next day's 23:00
+    moved = extend(game.pk, moderator, hours=3, now=START)
+    assert reload(game).deadline == moved == deadline + 24 * HOUR  # 23:00 + 3 h is next day's 23:00
 
 
 def test_t5_extend_while_paused_comes_back_on_resume(moderator):
     game = running_game()
     pause(game.pk, moderator, now=START + HOUR)
-    extend(game.pk, moderator, hours=5, now=START + 2 * HOUR)
+    assert extend(game.pk, moderator, hours=5, now=START + 2 * HOUR) is None  # no deadline while paused
     resume(game.pk, moderator, now=START + 3 * HOUR)
     assert reload(game).deadline == START + (48 + 2 + 5) * HOUR
 
