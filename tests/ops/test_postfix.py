@@ -1,8 +1,8 @@
-"""The README's Postfix wiring for replies by email ("Replies by email"), followed literally with Debian's Postfix.
+"""The docs' Postfix wiring for replies by email (docs/running/mail.md), followed literally with Debian's Postfix.
 
-The lines are read from the README itself, so that it cannot drift again: `postconf` reads them without a
-warning, `postmap` resolves the reply domain through the README's `transport_maps` to the site's transport,
-the pipe's user and paths are the systemd units' (Operations), and the pipe's command, run as written with
+The lines are read from that page itself, so that it cannot drift again: `postconf` reads them without a
+warning, `postmap` resolves the reply domain through the page's `transport_maps` to the site's transport,
+the pipe's user and paths are the systemd units' (docs/running/index.md), and the pipe's command, run as written with
 Postfix's empty environment, posts a reply.
 """
 
@@ -25,6 +25,7 @@ from tests.notify.conftest import REPLY, reply_players  # noqa: F401 (a fixture)
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "reply.example.org"
 TRANSPORTS = {"pipe": "sh-reply:", "LMTP": "lmtp:inet:127.0.0.1:8025"}
+MAIL_DOCS = ROOT / "docs" / "running" / "mail.md"
 UNIT = ROOT / "deploy" / "systemd" / "sh-web.service"
 # Postfix's own binaries run for each test (about 2 s each): not in `make test-fast`.
 pytestmark = pytest.mark.slow
@@ -39,9 +40,9 @@ def _postfix():
 
 
 def readme_blocks() -> dict[str, str]:
-    """The README's code blocks that start with `# /etc/postfix/...`, by that first line."""
+    """The mail page's code blocks that start with `# /etc/postfix/...`, by that first line."""
     blocks, block = {}, None
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in MAIL_DOCS.read_text().splitlines():
         if line.strip().startswith("```"):
             block = [] if block is None else _keep(blocks, block)
         elif block is not None:
@@ -57,7 +58,7 @@ def _keep(blocks: dict[str, str], block: list[str]) -> None:
 
 
 def configured(tmp_path: Path, variant: str) -> Path:
-    """A Postfix configuration directory holding the README's lines for `variant` (pipe or LMTP)."""
+    """A Postfix configuration directory holding the mail page's lines for `variant` (pipe or LMTP)."""
     blocks = readme_blocks()
     (tmp_path / "main.cf").write_text(blocks[f"main.cf ({variant})"])
     (tmp_path / "master.cf").write_text(blocks["master.cf"] if variant == "pipe" else "")
@@ -74,7 +75,7 @@ def unit_setting(name: str) -> str:
 
 
 def pipe_command(directory: Path) -> tuple[dict[str, str], list[str]]:
-    """The README's pipe entry as Postfix reads it: its attributes and its argv."""
+    """The mail page's pipe entry as Postfix reads it: its attributes and its argv."""
     command = postfix("postconf", "-c", str(directory), "-F", "sh-reply/unix/command").stdout
     words = command.split("=", 1)[1].split()
     assert words[0] == "pipe", command

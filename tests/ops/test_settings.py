@@ -48,9 +48,11 @@ def test_with_debug_unset_debug_is_off_and_the_measuring_code_is_not_installed()
     assert result.stdout.split() == ["False", "False"]
 
 
-def test_the_readme_says_production_is_the_default():
-    readme = (ROOT / "README.md").read_text()
-    configuration = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+CONFIGURATION = ROOT / "docs" / "running" / "configuration.md"
+
+
+def test_the_docs_say_production_is_the_default():
+    configuration = CONFIGURATION.read_text()
     rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1] for line in configuration.splitlines()
             if line.startswith("| `")}  # fmt: skip
     assert (rows["`DEBUG`"], rows["`DEVTOOLS`"]) == ("`0`", "`DEBUG`'s value")
@@ -150,10 +152,9 @@ def test_pgbouncer_without_a_direct_url_for_beat_refuses_to_start():
     assert result.returncode != 0 and "missing: BEAT_DATABASE_URL" in result.stderr
 
 
-def test_every_setting_read_from_the_environment_is_in_the_readmes_configuration_table():
+def test_every_setting_read_from_the_environment_is_in_the_docs_configuration_table():
     read = set(re.findall(r"\benv_\w+\(\s*\"([A-Z][A-Z0-9_]+)\"", (ROOT / "sh_site" / "settings.py").read_text()))
-    readme = (ROOT / "README.md").read_text()
-    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    table = CONFIGURATION.read_text()
     assert {name for name in read if f"`{name}`" not in table} == set()
 
 
