@@ -1,8 +1,10 @@
-"""Django admin, for the rare repair. A running game's secrets never show to anyone in that game: seated, once
-seated, waiting as a substitute or named to take a seat, superusers included. Its engine state, setup and seed
-show to superusers only; its action records (hands, discards, ballots) and its graveyard to whoever may view
-those rows. Whoever is shown a running game's secret here is its witness first, as on the moderation page: they
-may never take a seat in it."""
+"""Django admin, for the rare repair. Nobody with a seat row in a game under way (seated, once seated, waiting as a
+substitute or named to take a seat), superusers included, is shown its secrets here: its engine state, setup and
+seed (to superusers only otherwise), its action records (hands, discards, ballots) and its graveyard posts with
+their earlier text (to whoever may view those rows otherwise); no list is filtered by what a secret says. Anyone
+else shown a running game's secret here, or the rows a search of what its secrets say finds, is its witness first,
+as on the moderation page: they may never take a seat in it. The witness rows and the graveyard's read marks, which
+say who has seen a game's secrets, are read only here, so that no edit seats a witness."""
 
 from collections.abc import Iterable
 
@@ -284,7 +286,9 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
 
 
 @admin.register(SecretWitness)
-class SecretWitnessAdmin(admin.ModelAdmin):
+class SecretWitnessAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only: a row deleted here, or its time moved before the game's start, would let a witness sit."""
+
     list_display = ("game", "user", "seen_at")
     search_fields = ("game__name", "user__username")
     raw_id_fields = ("game", "user")
@@ -320,6 +324,14 @@ class SigningKeyAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("fingerprint", "recorded_at")
 
 
+@admin.register(ThreadRead)
+class ThreadReadAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only: a read of a running game's graveyard bars the reader from a seat, as a witness row does."""
+
+    list_display = ("user", "game", "thread", "last_read_at")
+    list_filter = ("thread",)
+    raw_id_fields = ("user", "game")
+
+
 admin.site.register(ApiRequestCount)
-admin.site.register(ThreadRead)
 admin.site.register(SweepRun)

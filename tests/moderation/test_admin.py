@@ -1,13 +1,13 @@
 """Django admin: every model registered and listed; a running game's secret state for superusers only; a game's
-log read only."""
+log, and the rows that say who has seen its secrets, read only."""
 
 import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.models import Permission
 
-from games.models import GameEvent
-from tests.factories import make_user, running_game
+from games.models import GameEvent, Post, SecretWitness, ThreadRead
+from tests.factories import START, make_user, running_game
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +51,23 @@ def test_a_games_log_is_read_only_in_the_admin(client):
     assert client.get("/admin/games/gameevent/add/").status_code == 403
     assert client.post(f"/admin/games/gameevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
     assert GameEvent.objects.filter(pk=event.pk).exists()
+
+
+@pytest.mark.parametrize("model", [SecretWitness, ThreadRead])
+def test_who_has_seen_a_games_secrets_is_read_only_in_the_admin(client, model):
+    """A witness row deleted, or its time moved before the start, would let someone who saw the secrets sit."""
+    superuser = make_user("root")
+    superuser.is_staff = superuser.is_superuser = True
+    superuser.save()
+    client.force_login(superuser)
+    game, reader = running_game(), make_user("eve")
+    if model is SecretWitness:
+        row = SecretWitness.objects.create(game=game, user=reader, seen_at=START)
+    else:
+        row = ThreadRead.objects.create(game=game, user=reader, thread=Post.Thread.GRAVEYARD, last_read_at=START)
+    url = f"/admin/games/{model._meta.model_name}/"
+    page = client.get(f"{url}{row.pk}/change/")
+    assert page.status_code == 200 and 'name="user"' not in page.content.decode()  # shown, not a form
+    assert client.get(f"{url}add/").status_code == 403
+    assert client.post(f"{url}{row.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert model.objects.filter(pk=row.pk).exists()
