@@ -1,6 +1,6 @@
 """gunicorn's configuration for the site's web processes (deploy/systemd/sh-web.service); each value can be
 set in the environment file. Sync workers: a request at a time each, one database connection each (keep
-WEB_CONCURRENCY x web machines within PostgreSQL's budget: README, Operations)."""
+WEB_CONCURRENCY x web machines within PostgreSQL's budget: docs/running/index.md)."""
 
 import os
 

@@ -1,6 +1,6 @@
 """A bridge between one game and a chat room: the game's announcements and posts go into the room, and what the
 room says comes back as posts in the game thread. It uses only the public API, a token and a webhook
-subscription (README: Integrating, Webhooks), and nothing but the standard library.
+subscription (docs/integrating/: the API, webhooks), and nothing but the standard library.
 
     python examples/bridge.py --site https://sh.example.org --game 12 --token shp_... \\
         --secret whsec_... --room https://chat.example.org/hooks/incoming/abc --player ann --listen 0.0.0.0:8080

@@ -78,7 +78,7 @@ def alert_if_stale(now: datetime | None = None) -> bool:
     send_mail(
         "[Secret Hitler by post] the deadline sweep has stopped",
         f"The last deadline sweep ran: {since}. Deadlines are not being enforced: check the Celery workers and "
-        "beat (see the README's deployment section).",
+        "beat (see docs/running/index.md, deployment).",
         None,
         recipients,
     )

@@ -7,7 +7,7 @@ takes it again; should another beat have taken it meanwhile, this one stops. On 
 lock to take: a second beat there is the operator's own doing.
 
 Advisory locks are per session: through PgBouncer in transaction mode they do not hold. Beat then needs a
-direct DATABASE_URL of its own (the README's Operations section says so).
+direct DATABASE_URL of its own (docs/running/index.md says so).
 """
 
 import logging
@@ -100,7 +100,7 @@ class LockedScheduler(PersistentScheduler):
         if self.lock is not None:
             if not self.lock.take():
                 self.lock.close()
-                message = "another beat holds the lock of this database: only one beat may run (README: Operations)"
+                message = "another beat holds the lock of this database: only one beat may run (docs/running/index.md)"
                 log.error(message)
                 raise AnotherBeat(f"celery beat: {message}")
             self.holding, self.checked = True, time.monotonic()

@@ -67,7 +67,7 @@ def require(names: list[str], why: str, hint: str = "") -> None:
     if missing:
         raise ImproperlyConfiguredEnv(
             f"{why}, and these settings are missing: {', '.join(missing)}. Set each in the environment, or the "
-            f"path of a file holding it in NAME_FILE (README: Configuration). {hint}".rstrip()
+            f"path of a file holding it in NAME_FILE (docs/running/configuration.md). {hint}".rstrip()
         )
 
 

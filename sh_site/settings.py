@@ -1,4 +1,4 @@
-"""Django settings, all from the environment (see README: Configuration). Production by default: DEBUG off, and
+"""Django settings, all from the environment (see docs/running/configuration.md). Production by default: DEBUG off, and
 then SECRET_KEY, ALLOWED_HOSTS and SITE_URL must be given. `make run` asks for DEBUG=1, and finds a working default
 for everything else: SQLite in the project folder, a broker that needs no server."""
 

@@ -43,7 +43,7 @@ MOVE_FIELDS: dict[str, dict[str, str]] = {
     "timeout": {},
     "absence": {"by": "name", "away": "bool"},
     "substitute": {"name": "name"},
-    "withdraw": {"name": "name"},  # this project's own: REPLAY.md has no such action (README: Fairness)
+    "withdraw": {"name": "name"},  # this project's own: REPLAY.md has no such action (docs/moderating.md)
     "excuse": {"player": "name"},
     "exile": {"player": "name"},
     "replace": {"player": "name", "name": "name"},

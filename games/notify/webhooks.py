@@ -8,7 +8,7 @@ What is sent:
   deadline and the API address where the owner's token reads the rest. Never a role, a hand or a result: such
   notices are often posted into shared chat rooms.
 
-How (README: Webhooks): a POST of JSON, signed with the subscription's secret: the header
+How (docs/integrating/webhooks.md): a POST of JSON, signed with the subscription's secret: the header
 `X-SH-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>." + body>`; `X-SH-Delivery` is the idempotency key (the
 same for every try of one delivery); `X-SH-Event` the event's name. A 2xx answer is a delivery; anything else
 (a redirect too: none is followed) is retried after 1, 2, 4 ... minutes, at most hourly, for a day; then the
@@ -288,7 +288,7 @@ def _disable(subscription: WebhookSubscription, now: datetime) -> None:
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
-    """The signature header's value (README: Webhooks, with a receiver's check)."""
+    """The signature header's value (docs/integrating/webhooks.md, with a receiver's check)."""
     digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
     return f"t={timestamp},v1={digest}"
 

@@ -23,6 +23,6 @@ def test_bench_moves_makes_moves_beside_the_one_row_write_and_cleans_up():
     for figures in (result["moves"], result["limit_one_row_write"]):
         assert figures["requests"] > 0 and figures["errors"] == 0
         assert figures["per_second"] > 0 and figures["p99_ms"] >= figures["p95_ms"] >= figures["p50_ms"] > 0
-    # Figures to read beside each other (the README's), not bounds: a busy machine slows one more than the other.
+    # Figures to read side by side (docs/measurements.md), not bounds: a busy machine slows one more than the other.
     assert result["moves_share_of_limit"] > 0 and result["target_share"] == 0.5
     assert not Game.objects.exists() and not get_user_model().objects.exists()

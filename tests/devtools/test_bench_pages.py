@@ -26,7 +26,7 @@ def test_bench_pages_reads_every_kind_of_page_right_beside_its_limit_and_cleans_
     for kind in ("limit_anonymous", "limit_signed_in", *PAGES):
         assert result[kind]["requests"] > 0 and result[kind]["errors"] == 0, (kind, result[kind])
         assert result[kind]["p95_ms"] >= result[kind]["p50_ms"] > 0
-    for kind in PAGES:  # a figure to read beside its target (the README's), not a bound: timings vary with the load
+    for kind in PAGES:  # a figure beside its target (docs/measurements.md), not a bound: timings vary with the load
         assert result[kind]["share_of_limit"] > 0
     assert (result["thread_anonymous"]["target_share"], result["thread_signed_in"]["target_share"]) == (0.2, 0.25)
     assert result["last_pages_only"] is False

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def check_signature(headers: dict, body: bytes, secret: str = "whsec_test") -> bool:
-    """What a receiver does (README: Webhooks)."""
+    """What a receiver does (docs/integrating/webhooks.md)."""
     fields = dict(part.split("=", 1) for part in headers["X-SH-Signature"].split(","))
     expected = hmac.new(secret.encode(), f"{fields['t']}.".encode() + body, hashlib.sha256).hexdigest()
     return hmac.compare_digest(expected, fields["v1"])

@@ -2,7 +2,7 @@
 
 Creates N running 7-player games whose vote deadline has passed with ballots missing, times only the
 sweep until every one is handled, counts its queries, deletes everything it created and prints one JSON line.
-A figure to measure and write in the README, not a test.
+A figure to measure and write in docs/measurements.md, not a test.
 """
 
 import json

@@ -5,7 +5,7 @@ Random legal play (games.engine.random_move) from a fresh game to its end, with 
 as the engine runs inside the site. Then, over whole random games, each move's `apply` is timed alone, and so
 is the codec's round trip of the state it leaves (the stored JSON text to a GameState and back, as the site
 loads a game before a move and stores it after): both medians, their ratio and its limit (2) are printed.
-Figures to measure and write in the README, not a test.
+Figures to measure and write in docs/measurements.md, not a test.
 """
 
 import json

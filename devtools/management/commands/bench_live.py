@@ -5,7 +5,7 @@ signs a player in, and asks for a thread's last page the way the page's script d
 ETag it holds. Measures the "nothing new" answer (a 304) and the answer when something changed (a 200: one
 post is made between asks), each with its latency and the SQL queries the server ran for it. Prints one JSON
 line, with what an open page costs per minute at the setting LIVE_POLL_SECONDS. Creates and deletes its own game.
-A figure for the README, not a test.
+A figure for docs/measurements.md, not a test.
 """
 
 import http.client

@@ -13,7 +13,7 @@ clock, every game's stored state and move count must be the client's copy and co
 made, or made twice, is an error too. The limit: as many clients POST to a bare view that updates one row in one
 transaction, signed in, on the same server (devtools/views.py); moves and limit take turns, half the seconds
 each, twice (devtools/bench/http.py `alternate`). Prints one JSON line: moves per second, p50/p95/p99 latency and
-errors, and the limit's. Deletes what it made. Needs PostgreSQL (DATABASE_URL). A figure for the README, not a
+errors, and the limit's. Deletes what it made. Needs PostgreSQL (DATABASE_URL). A figure for docs/measurements.md, not a
 test.
 """
 

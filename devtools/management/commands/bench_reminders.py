@@ -3,7 +3,7 @@
 Creates users and running 5-player games at a vote whose deadline is two hours away (everyone owes a
 ballot: one due reminder per player and game), runs the sweep's reminder and email steps with the locmem
 backend, prints one JSON line (reminders per second, emails sent, queries per email), and deletes what it
-made. A figure for the README, not a test.
+made. A figure for docs/measurements.md, not a test.
 """
 
 import json

@@ -2,7 +2,7 @@
 
 Creates a game with that many posts, renders its last page through the whole Django stack (test client,
 signed in as a player) repeatedly, prints the median and the queries per render as one JSON line, and
-deletes what it made. A figure for the README, not a test.
+deletes what it made. A figure for docs/measurements.md, not a test.
 """
 
 import json

@@ -1,6 +1,6 @@
 """`manage.py demo`: a moderator, players and games at interesting points, to look around (DEBUG only).
 
-Running it twice changes nothing. Every demo account's password is DEMO_PASSWORD (README: Demo).
+Running it twice changes nothing. Every demo account's password is DEMO_PASSWORD (README: Try it).
 """
 
 from allauth.account.models import EmailAddress

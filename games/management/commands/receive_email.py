@@ -2,7 +2,7 @@
 
 An MTA calls it through `deploy/receive_email.py`, which reads the site's environment file first (Postfix's pipe
 starts its command with an empty environment) and turns a site that cannot start into exit 75 too. Postfix
-(master.cf), for the domain of REPLY_ADDRESS: see the README, "Replies by email".
+(master.cf), for the domain of REPLY_ADDRESS: see docs/running/mail.md.
 
 Exit status: 0 when the message was handled or deliberately dropped (a forged token, an automatic reply, ...);
 75 (EX_TEMPFAIL: the MTA keeps the message and tries again), with the reason on standard error, when the site
