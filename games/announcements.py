@@ -1,9 +1,14 @@
 """The moderator's announcements in the thread: each public event as a sentence in the reader's language."""
 
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .engine.events import EVENT_TYPES
+from .engine import events as ev
+from .engine.events import LogEntry, from_stored
 
 POLICY = {"L": lambda: _("a liberal policy"), "F": lambda: _("a fascist policy")}
 POWER = {
@@ -33,179 +38,201 @@ MODERATOR_ACTIONS = {
 }
 
 
-def describe(event_type: str, data: dict) -> str:
+def describe(event: LogEntry) -> str:
     """One public event as a sentence. Never holds a secret: events carry none (engine/events.py)."""
-    if data.get("by_deadline"):
-        return by_deadline(event_type, data)
-    d = data
-    match event_type:
-        case "game_started":
-            return _("The game begins. Seats, in order: %(players)s.") % {"players": ", ".join(d["players"])}
-        case "round_started":
-            return _("Round %(round)s: %(president)s is the presidential candidate.") % d
-        case "nominated":
-            return _("%(president)s nominates %(chancellor)s as chancellor. The vote is open.") % d
-        case "vote_closed":
-            ballots = ", ".join(
-                # "ann: Ja": a string of its own, so that French sets its no-break space before the colon.
-                _("%(name)s: %(ballot)s") % {"name": name, "ballot": "Ja" if ballot == "ja" else "Nein"}
-                for name, ballot in d["ballots"].items()
-            )
-            outcome = _("The government is elected.") if d["passed"] else _("The election fails.")
-            missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(d["missing"])} if d["missing"] else ""
-            if not ballots:
-                return _("No ballot was cast.") + " " + outcome
-            return (
-                _("Ballots: %(ballots)s (%(ja)s Ja, %(nein)s Nein).") % {**d, "ballots": ballots}
-                + missing
-                + " "
-                + outcome
-            )
-        case "tracker_advanced":
-            return _("The election tracker moves to %(election_tracker)s.") % d
-        case "chaos":
-            return _("Three failed governments: the country is thrown into chaos.")
-        case "policy_enacted":
-            if d["chaos"]:
-                text = _("Chaos: %(policy)s is enacted from the top of the deck") % {"policy": POLICY[d["policy"]]()}
-            elif d["policy"] == "L":
-                text = _("A liberal policy is enacted")
-            else:
-                text = _("A fascist policy is enacted")
-            return text + " " + _("(liberal %(liberal_policies)s of 5, fascist %(fascist_policies)s of 6).") % d
-        case "deck_reshuffled":
-            return _("The discards are shuffled into a new draw pile of %(draw_pile)s cards.") % d
-        case "confirmed_not_hitler":
-            return _("%(player)s is confirmed not to be Hitler.") % d
-        case "legislative_session_started":
-            return _("The legislative session begins: the thread is closed until a policy is enacted.")
-        case "president_discarded":
-            return _("%(president)s passes two policies to the chancellor.") % d
-        case "veto_requested":
-            return _("%(chancellor)s asks for a veto.") % d
-        case "veto_answered":
-            return (_("%(president)s accepts the veto.") if d["accepted"] else _("%(president)s refuses the veto.")) % d
-        case "power_granted":
-            return _("%(president)s may now %(power)s.") % {**d, "power": POWER[d["power"]]()}
-        case "power_forfeited":
-            if d.get("reason") == "timeout":  # logs from before `by_deadline`
-                return by_deadline(event_type, d)
-            return _("%(president)s's power is forfeited.") % d
-        case "policy_peeked":
-            return _("%(president)s peeks at the next three policies.") % d
-        case "investigated":
-            return _("%(president)s investigates %(target)s's loyalty.") % d
-        case "special_election":
-            return _("%(president)s calls a special election: %(candidate)s is the next candidate.") % d
-        case "execution_proposed":
-            return _("%(president)s proposes to execute %(target)s. Everyone votes.") % d
-        case "execution_vote_closed":
-            return (_("The execution of %(target)s is approved.") if d["passed"] else _("%(target)s is spared.")) % d
-        case "executed":
-            return _("%(president)s executes %(target)s.") % d
-        case "deadline_passed":
-            return _("The deadline has passed.")
-        case "round_missed":
-            return _("%(player)s missed a round (%(missed_rounds)s in a row).") % d
-        case "warned":
-            return _("%(player)s is warned: one more missed round in a row means exile.") % d
-        case "exiled":
-            return _("%(player)s is exiled from the game.") % d
-        case "substituted":
-            return _("%(player)s takes the seat of %(replaces)s as a substitute.") % d
-        case "replaced":
-            return _("%(player)s takes over the seat of %(replaces)s.") % d
-        case "substitute_joined":
-            return _("%(player)s signs up as a substitute.") % d
-        case "substitute_withdrawn":
-            return _("%(player)s no longer waits as a substitute.") % d
-        case "absence_started":
-            return _("%(player)s is away, as announced.") % d
-        case "absence_ended":
-            return _("%(player)s is back.") % d
-        case "excused":
-            return _("A moderator excuses %(player)s's misses in this round.") % d
-        case "exile_scheduled":
-            return _("A moderator will exile %(player)s at the end of the round.") % d
-        case "replacement_scheduled":
-            return _("A moderator will hand %(player)s's seat to someone else at the end of the round.") % d
-        case "replacement_withdrawn":
-            return _("%(player)s's seat will not be handed to someone else after all.") % d
-        case "candidacy_lost":
-            if d.get("reason") == "no_nomination":  # logs from before `by_deadline`
-                return by_deadline(event_type, d)
-            return _("%(president)s's candidacy is lost.") % d
-        case "moderator_action":
-            if d["action"] == "extend":
-                return (
-                    ngettext(
-                        "A moderator extended the deadline by %(hours)s hour.",
-                        "A moderator extended the deadline by %(hours)s hours.",
-                        d["hours"],
-                    )
-                    % d
-                )
-            return MODERATOR_ACTIONS[d["action"]]() % d
-        case "game_over":
-            reason = REASON[d["win_reason"]]()
-            if d["winner"] is None:
-                return _("The game is over: %(reason)s.") % {"reason": reason}
-            return _("%(winner)s: %(reason)s.") % {"winner": WINNER[d["winner"]](), "reason": reason}
-    assert event_type in EVENT_TYPES, event_type
-    return event_type
+    if getattr(event, "by_deadline", False):
+        return by_deadline(event)
+    return WORDING[event.__class__](event)
 
 
-# T4: the outcome a passed (or ended) deadline applied, by the type of the event that carries it.
-BY_DEADLINE = {
-    "candidacy_lost": lambda: _("The deadline passed: %(president)s did not nominate, and the candidacy is lost."),
-    "nominated": lambda: _(
+def describe_stored(event_type: str, data: dict) -> str:
+    """A stored event (GameEvent's type and data, a notification's copy of them) as a sentence."""
+    return describe(from_stored(event_type, data))
+
+
+def _game_started(e: ev.GameStarted) -> str:
+    return _("The game begins. Seats, in order: %(players)s.") % {"players": ", ".join(e.players)}
+
+
+def _vote_closed(e: ev.VoteClosed | ev.ExecutionVoteClosed) -> str:
+    """The election's count (the execution vote's own sentence is _execution_vote_closed)."""
+    ballots = ", ".join(
+        # "ann: Ja": a string of its own, so that French sets its no-break space before the colon.
+        _("%(name)s: %(ballot)s") % {"name": name, "ballot": "Ja" if ballot == "ja" else "Nein"}
+        for name, ballot in e.ballots.items()
+    )
+    outcome = _("The government is elected.") if e.passed else _("The election fails.")
+    missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(e.missing)} if e.missing else ""
+    if not ballots:
+        return _("No ballot was cast.") + " " + outcome
+    return _("Ballots: %(ballots)s (%(ja)s Ja, %(nein)s Nein).") % {"ballots": ballots, "ja": e.ja, "nein": e.nein} + (
+        missing + " " + outcome
+    )
+
+
+def _policy_enacted(e: ev.PolicyEnacted) -> str:
+    if e.chaos:
+        text = _("Chaos: %(policy)s is enacted from the top of the deck") % {"policy": POLICY[e.policy]()}
+    elif e.policy == "L":
+        text = _("A liberal policy is enacted")
+    else:
+        text = _("A fascist policy is enacted")
+    track = {"liberal_policies": e.liberal_policies, "fascist_policies": e.fascist_policies}
+    return text + " " + _("(liberal %(liberal_policies)s of 5, fascist %(fascist_policies)s of 6).") % track
+
+
+def _veto_answered(e: ev.VetoAnswered) -> str:
+    text = _("%(president)s accepts the veto.") if e.accepted else _("%(president)s refuses the veto.")
+    return text % {"president": e.president}
+
+
+def _power_forfeited(e: ev.PowerForfeited) -> str:
+    if e.reason == "timeout":  # logs from before `by_deadline`
+        return by_deadline(e)
+    return _("%(president)s's power is forfeited.") % {"president": e.president}
+
+
+def _candidacy_lost(e: ev.CandidacyLost) -> str:
+    if e.reason == "no_nomination":  # logs from before `by_deadline`
+        return by_deadline(e)
+    return _("%(president)s's candidacy is lost.") % {"president": e.president}
+
+
+def _execution_vote_closed(e: ev.ExecutionVoteClosed) -> str:
+    text = _("The execution of %(target)s is approved.") if e.passed else _("%(target)s is spared.")
+    return text % {"target": e.target}
+
+
+def _moderator_action(e: ev.ModeratorAction) -> str:
+    if e.action == "extend":
+        hours = e.hours
+        text = ngettext(
+            "A moderator extended the deadline by %(hours)s hour.",
+            "A moderator extended the deadline by %(hours)s hours.",
+            hours,
+        )
+        return text % {"hours": hours}
+    return MODERATOR_ACTIONS[e.action]()
+
+
+def _game_over(e: ev.GameOver) -> str:
+    reason = REASON[e.win_reason]()
+    if e.winner is None:
+        return _("The game is over: %(reason)s.") % {"reason": reason}
+    return _("%(winner)s: %(reason)s.") % {"winner": WINNER[e.winner](), "reason": reason}
+
+
+def _fields(e) -> dict:
+    return msgspec.structs.asdict(e)
+
+
+WORDING: dict[type, Callable[[Any], str]] = {
+    ev.GameStarted: _game_started,
+    ev.RoundStarted: lambda e: _("Round %(round)s: %(president)s is the presidential candidate.") % _fields(e),
+    ev.CandidacyLost: _candidacy_lost,
+    ev.Nominated: lambda e: _("%(president)s nominates %(chancellor)s as chancellor. The vote is open.") % _fields(e),
+    ev.VoteClosed: _vote_closed,
+    ev.TrackerAdvanced: lambda e: _("The election tracker moves to %(election_tracker)s.") % _fields(e),
+    ev.Chaos: lambda e: _("Three failed governments: the country is thrown into chaos."),
+    ev.PolicyEnacted: _policy_enacted,
+    ev.DeckReshuffled: lambda e: (
+        _("The discards are shuffled into a new draw pile of %(draw_pile)s cards.") % _fields(e)
+    ),
+    ev.ConfirmedNotHitler: lambda e: _("%(player)s is confirmed not to be Hitler.") % _fields(e),
+    ev.LegislativeSessionStarted: lambda e: _(
+        "The legislative session begins: the thread is closed until a policy is enacted."
+    ),
+    ev.PresidentDiscarded: lambda e: _("%(president)s passes two policies to the chancellor.") % _fields(e),
+    ev.VetoRequested: lambda e: _("%(chancellor)s asks for a veto.") % _fields(e),
+    ev.VetoAnswered: _veto_answered,
+    ev.PowerGranted: lambda e: (
+        _("%(president)s may now %(power)s.") % {"president": e.president, "power": POWER[e.power]()}
+    ),
+    ev.PowerForfeited: _power_forfeited,
+    ev.PolicyPeeked: lambda e: _("%(president)s peeks at the next three policies.") % _fields(e),
+    ev.Investigated: lambda e: _("%(president)s investigates %(target)s's loyalty.") % _fields(e),
+    ev.SpecialElection: lambda e: (
+        _("%(president)s calls a special election: %(candidate)s is the next candidate.") % _fields(e)
+    ),
+    ev.ExecutionProposed: lambda e: _("%(president)s proposes to execute %(target)s. Everyone votes.") % _fields(e),
+    ev.ExecutionVoteClosed: _execution_vote_closed,
+    ev.Executed: lambda e: _("%(president)s executes %(target)s.") % _fields(e),
+    ev.DeadlinePassed: lambda e: _("The deadline has passed."),
+    ev.RoundMissed: lambda e: _("%(player)s missed a round (%(missed_rounds)s in a row).") % _fields(e),
+    ev.Warned: lambda e: _("%(player)s is warned: one more missed round in a row means exile.") % _fields(e),
+    ev.Exiled: lambda e: _("%(player)s is exiled from the game.") % _fields(e),
+    ev.Substituted: lambda e: _("%(player)s takes the seat of %(replaces)s as a substitute.") % _fields(e),
+    ev.Replaced: lambda e: _("%(player)s takes over the seat of %(replaces)s.") % _fields(e),
+    ev.SubstituteJoined: lambda e: _("%(player)s signs up as a substitute.") % _fields(e),
+    ev.SubstituteWithdrawn: lambda e: _("%(player)s no longer waits as a substitute.") % _fields(e),
+    ev.AbsenceStarted: lambda e: _("%(player)s is away, as announced.") % _fields(e),
+    ev.AbsenceEnded: lambda e: _("%(player)s is back.") % _fields(e),
+    ev.Excused: lambda e: _("A moderator excuses %(player)s's misses in this round.") % _fields(e),
+    ev.ExileScheduled: lambda e: _("A moderator will exile %(player)s at the end of the round.") % _fields(e),
+    ev.ReplacementScheduled: lambda e: (
+        _("A moderator will hand %(player)s's seat to someone else at the end of the round.") % _fields(e)
+    ),
+    ev.ReplacementWithdrawn: lambda e: (
+        _("%(player)s's seat will not be handed to someone else after all.") % _fields(e)
+    ),
+    ev.GameOver: _game_over,
+    ev.ModeratorAction: _moderator_action,
+}
+"""Each kind of the log (events.LOG_ENTRIES), its sentence: a test checks that every kind has one."""
+
+
+# T4: the outcome a passed (or ended) deadline applied, by the kind of the event that carries it.
+BY_DEADLINE: dict[type, Callable[[], str]] = {
+    ev.CandidacyLost: lambda: _("The deadline passed: %(president)s did not nominate, and the candidacy is lost."),
+    ev.Nominated: lambda: _(
         "The deadline passed: %(president)s did not nominate, so %(chancellor)s was nominated at random. "
         "The vote is open."
     ),
-    "president_discarded": lambda: _(
+    ev.PresidentDiscarded: lambda: _(
         "The deadline passed: %(president)s did not discard, so a random policy was discarded; the other two go "
         "to the chancellor."
     ),
-    "policy_enacted": lambda: _(
+    ev.PolicyEnacted: lambda: _(
         "The deadline passed: the chancellor did not enact, so one of the two policies was enacted at random."
     ),
-    "veto_answered": lambda: _("The deadline passed: %(president)s did not answer, so the veto is refused."),
-    "power_forfeited": lambda: _("The deadline passed: %(president)s did not use the power, which is forfeited."),
-    "investigated": lambda: _(
+    ev.VetoAnswered: lambda: _("The deadline passed: %(president)s did not answer, so the veto is refused."),
+    ev.PowerForfeited: lambda: _("The deadline passed: %(president)s did not use the power, which is forfeited."),
+    ev.Investigated: lambda: _(
         "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is investigated."
     ),
-    "special_election": lambda: _(
+    ev.SpecialElection: lambda: _(
         "The deadline passed: %(president)s did not choose, so %(candidate)s was picked at random as the next "
         "candidate."
     ),
-    "execution_proposed": lambda: _(
+    ev.ExecutionProposed: lambda: _(
         "The deadline passed: %(president)s did not choose, so %(target)s was picked at random for the execution "
         "vote. Everyone votes."
     ),
-    "executed": lambda: _(
+    ev.Executed: lambda: _(
         "The deadline passed: %(president)s did not choose, so %(target)s was picked at random and is executed."
     ),
 }
+"""The kinds a deadline's outcome may carry (besides the two votes' counts, below), each its sentence."""
 
 
-def by_deadline(event_type: str, data: dict) -> str:
+def by_deadline(event: ev.Event) -> str:
     """T4: the outcome a deadline applied, said as such: never as the player's choice, and never which card was
     drawn at random (the event does not hold it)."""
-    if event_type in ("vote_closed", "execution_vote_closed"):
-        return _vote_closed_by_deadline(event_type, data)
-    if event_type == "policy_enacted":  # which policy is public: the track shows it
-        return BY_DEADLINE[event_type]() + " " + describe(event_type, {**data, "by_deadline": False})
-    return BY_DEADLINE[event_type]() % data
+    if isinstance(event, (ev.VoteClosed, ev.ExecutionVoteClosed)):
+        return _vote_closed_by_deadline(event)
+    if isinstance(event, ev.PolicyEnacted):  # which policy is public: the track shows it
+        return BY_DEADLINE[ev.PolicyEnacted]() + " " + _policy_enacted(event)
+    return BY_DEADLINE[event.__class__]() % _fields(event)
 
 
-def _vote_closed_by_deadline(event_type: str, d: dict) -> str:
+def _vote_closed_by_deadline(e: ev.VoteClosed | ev.ExecutionVoteClosed) -> str:
     """The vote closed at its deadline: how the missing ballots counted (T4 `missing_vote`), then the count."""
-    count = describe(event_type, {**d, "by_deadline": False, "missing": []})
-    if not d["missing"]:
+    count = WORDING[e.__class__](msgspec.structs.replace(e, by_deadline=msgspec.UNSET, missing=[]))
+    if not e.missing:
         return _("The deadline passed: the vote is closed.") + " " + count
-    names = ", ".join(d["missing"])
+    names = ", ".join(e.missing)
     # Counted as Nein, the missing ballots are in the Nein count (engine/ballots.py).
-    if d["ja"] + d["nein"] > len(d["ballots"]):
+    if e.ja + e.nein > len(e.ballots):
         text = _("The deadline passed: the vote is closed, and the ballots missing from %(names)s count as Nein.")
     else:
         text = _("The deadline passed: the vote is closed, and the ballots missing from %(names)s are not counted.")

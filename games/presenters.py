@@ -2,6 +2,7 @@
 
 import math
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache, partial
 
 from django.template.loader import get_template
@@ -14,9 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from . import fragments
-from .announcements import describe
+from .announcements import describe_stored
 from .engine import GameState, legal_actions, player_view, public_view, secret_view
+from .engine import events as ev
 from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS
+from .engine.events import from_stored
 from .engine.settings import PLACES, RULES, HouseRules, Rule
 from .forms import GameForm
 from .models import Claim, Game, GameEvent
@@ -102,8 +105,8 @@ class _PostWords:
 
 
 def _post_html(game, words: _PostWords, post: dict) -> str:
-    """A post's header and body. Written here rather than in a template: a page's 25 posts through one cost 10 ms
-    when they are not in the cache, a thread's older pages' first read (issue 30's profile); the same markup."""
+    """A post's header and body. Written here rather than in a template, which is slow for a page's posts when
+    they are not in the cache (a thread's older pages' first read); the same markup."""
     if post["author_id"]:
         name = post["author__profile__display_name"] or post["author__username"]
         author = format_html('<a href="{}">{}</a>', words.profile(post["author__username"]), name)
@@ -148,9 +151,15 @@ def announcement_fragments(runs: list[list]) -> list[str]:
 
 def announcements(events: list[GameEvent]) -> list[dict]:
     return [
-        {"kind": "event", "created_at": e.created_at, "type": e.type, "text": describe(e.type, e.data), "data": e.data}
+        {
+            "kind": "event",
+            "created_at": e.created_at,
+            "type": e.type,
+            "text": describe_stored(e.type, e.data),
+            "data": e.data,
+        }
         for e in events
-        if e.type not in ("deadline_passed",)
+        if e.type != ev.DeadlinePassed.type
     ]
 
 
@@ -160,16 +169,25 @@ def revealed_secrets(state: GameState, events: list[GameEvent]) -> dict:
     at_random = _at_random(events)
     secret = secret_view(state)
     for session in secret["sessions"]:
-        session["discarded_at_random"] = ("president_discarded", session["round"]) in at_random
-        session["enacted_at_random"] = ("policy_enacted", session["round"]) in at_random
+        session["discarded_at_random"] = (ev.PresidentDiscarded, session["round"]) in at_random
+        session["enacted_at_random"] = (ev.PolicyEnacted, session["round"]) in at_random
     for investigation in secret["investigations"]:
-        investigation["at_random"] = ("investigated", investigation["round"]) in at_random
+        investigation["at_random"] = (ev.Investigated, investigation["round"]) in at_random
     return secret
 
 
-def _at_random(events: list[GameEvent]) -> set[tuple[str, int]]:
-    """(event type, round) of each outcome a deadline applied (T4): a round has one session and one power."""
-    return {(e.type, e.data.get("round")) for e in events if e.data.get("by_deadline")}
+def _at_random(events: list[GameEvent]) -> set[tuple[type, int]]:
+    """(event kind, round) of each outcome a deadline applied (T4): a round has one session and one power."""
+    return {(entry.__class__, entry.round) for entry in _by_deadline(events)}
+
+
+def _by_deadline(events: list[GameEvent]) -> Iterator[ev.Event]:
+    for e in events:
+        if e.data.get("by_deadline"):
+            yield from_stored(e.type, e.data)
+
+
+_GOVERNMENT_KINDS = frozenset(kind.type for kind in (ev.VoteClosed, ev.PolicyEnacted, ev.VetoAnswered))
 
 
 def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dict]:
@@ -178,26 +196,27 @@ def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dic
     claimed = {(claim.round, claim.office): claim for claim in claims}
     current = None
     for event in events:
-        data = event.data
-        if event.type == "vote_closed":
-            current = {
-                "round": data["round"],
-                "president": data["president"],
-                "chancellor": data["chancellor"],
-                "ballots": data["ballots"],
-                "ja": data["ja"],
-                "nein": data["nein"],
-                "passed": data["passed"],
-                "policy": None,
-                "veto": False,
-                "president_claim": claimed.get((data["round"], Claim.Office.PRESIDENT)),
-                "chancellor_claim": claimed.get((data["round"], Claim.Office.CHANCELLOR)),
-            }
-            rows.append(current)
-        elif current is not None and data.get("round") == current["round"]:
-            if event.type == "policy_enacted" and not data["chaos"]:
-                current["policy"] = data["policy"]
-            elif event.type == "veto_answered" and data["accepted"]:
+        if event.type not in _GOVERNMENT_KINDS:
+            continue
+        match from_stored(event.type, event.data):
+            case ev.VoteClosed() as vote:
+                current = {
+                    "round": vote.round,
+                    "president": vote.president,
+                    "chancellor": vote.chancellor,
+                    "ballots": vote.ballots,
+                    "ja": vote.ja,
+                    "nein": vote.nein,
+                    "passed": vote.passed,
+                    "policy": None,
+                    "veto": False,
+                    "president_claim": claimed.get((vote.round, Claim.Office.PRESIDENT)),
+                    "chancellor_claim": claimed.get((vote.round, Claim.Office.CHANCELLOR)),
+                }
+                rows.append(current)
+            case ev.PolicyEnacted(chaos=False) as enacted if current is not None and enacted.round == current["round"]:
+                current["policy"] = enacted.policy
+            case ev.VetoAnswered(accepted=True) as answer if current is not None and answer.round == current["round"]:
                 current["veto"] = True
     for row in rows:
         row["conflicts"] = claim_conflicts(row)
@@ -210,7 +229,7 @@ def private_panel(game: Game, state: GameState, seat: int, events: list[GameEven
     view = player_view(state, seat)
     at_random = _at_random(events)
     for hand in view["hands"]:
-        own_choice = "president_discarded" if hand["role"] == "president" else "policy_enacted"
+        own_choice = ev.PresidentDiscarded if hand["role"] == "president" else ev.PolicyEnacted
         hand["at_random"] = (own_choice, hand["round"]) in at_random
     moves = [action for action in legal_actions(state, seat) if action.by == seat] if not state.over else []
     kinds = {action.type for action in moves}
@@ -232,7 +251,7 @@ def private_panel(game: Game, state: GameState, seat: int, events: list[GameEven
 
 def _claims(game: Game, state: GameState, seat: int) -> dict:
     """The seat's claims, filed or still to file; and the offer to file the claim of the session that just ended
-    (issue 29), at the top of the panel until it is filed or the next legislative session starts: then the table
+    at the top of the panel until it is filed or the next legislative session starts: then the table
     has moved on, and the claim can still be filed from the list."""
     may_file = game.status == Game.Status.RUNNING and state.seats[seat].status == "alive"
     items = [item for item in seat_claims(game, state, seat) if item["filed"] or may_file]

@@ -5,6 +5,8 @@ Pure Python like the engine: `manage.py replay` is a thin wrapper, and tests cal
 
 from dataclasses import dataclass, field
 
+import msgspec
+
 from .engine import (
     GameState,
     IllegalAction,
@@ -18,6 +20,7 @@ from .engine import (
     summary,
 )
 from .engine.errors import _
+from .engine.events import Event
 from .engine.notation import BadShape, check_shape, to_action
 from .engine.rng import DEFAULT_SCHEME, SCHEMES
 
@@ -121,7 +124,7 @@ class Moment:
 
     number: int
     action: dict | None
-    events: list[dict]
+    events: list[Event]
     public: dict
     secret: dict
 
@@ -149,7 +152,7 @@ def replay_script(data, *, view: str | None = None, reveal: bool = False) -> tup
     """Play a script and build the output object of REPLAY.md, with its exit status."""
     try:
         g, error = play(parse_script(data))
-        output = {"ok": error is None, "error": error, "state": summary(g), "events": list(g.events)}
+        output = {"ok": error is None, "error": error, "state": summary(g), "events": msgspec.to_builtins(g.events)}
         if view is not None:
             output["private"] = private_view_of(g, view)
     except ScriptError as error:

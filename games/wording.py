@@ -8,6 +8,7 @@ from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from .announcements import describe
+from .engine import events as ev
 
 
 def when(moment) -> str:
@@ -62,7 +63,7 @@ def confirm_question(move: dict) -> str:
     return questions[kind]() + " " + _("This cannot be undone.")
 
 
-def done_message(move: dict, events: list[dict] = ()) -> str:
+def done_message(move: dict, events: list[ev.Event] = ()) -> str:
     """What the player just did, in their words, told by the public `events` it caused: the answer of the
     panel's forms, of a move made by email reply and of the API."""
     kind, target = move["type"], move.get("target", "")
@@ -83,10 +84,10 @@ def done_message(move: dict, events: list[dict] = ()) -> str:
     return messages_for.get(kind, lambda: _("Done."))()
 
 
-def _ballot_done(ballot: str | None, events: list[dict]) -> str:
+def _ballot_done(ballot: str | None, events: list[ev.Event]) -> str:
     """A ballot may be changed until the vote closes, unless it was the last one and closed the vote (T1): then
     the vote's result, as the thread announces it."""
-    closed = next((e for e in events if e["type"] in ("vote_closed", "execution_vote_closed")), None)
+    closed = next((e for e in events if isinstance(e, (ev.VoteClosed, ev.ExecutionVoteClosed))), None)
     if closed is None:
         if ballot == "ja":
             return _("Your ballot is Ja. You may change it until the vote closes.")
@@ -95,4 +96,4 @@ def _ballot_done(ballot: str | None, events: list[dict]) -> str:
         said = _("Your ballot is Ja. Every living player has voted: the vote is closed.")
     else:
         said = _("Your ballot is Nein. Every living player has voted: the vote is closed.")
-    return said + " " + describe(closed["type"], {key: value for key, value in closed.items() if key != "type"})
+    return said + " " + describe(closed)

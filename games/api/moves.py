@@ -2,6 +2,7 @@
 
 from typing import Annotated, Literal
 
+from msgspec import to_builtins
 from ninja import Field, Schema
 from pydantic import StringConstraints
 
@@ -36,4 +37,4 @@ def move(request, game_id: Id, payload: MoveIn):
     fields = payload.dict(exclude_none=True)
     step_number = fields.pop("step_number")
     made = make_move(found.pk, user, fields, step_number)
-    return {"events": [event for event in made if isinstance(event, dict)], "message": done_message(fields, made)}
+    return {"events": [to_builtins(event) for event in made], "message": done_message(fields, made)}

@@ -12,14 +12,13 @@ from .constants import (
     WinReason,
 )
 from .errors import IllegalAction, _
+from .events import Event, GameOver
 from .state import GameState, Outcome
 
 
-def emit(g: GameState, type_: str, **fields) -> None:
+def emit(g: GameState, event: Event) -> None:
     """Append one event to the public log. Never put a secret in one (see events.py)."""
-    fields["type"] = type_
-    fields["round"] = g.round
-    g.events.append(fields)
+    g.events.append(event)
 
 
 def wait_for(g: GameState, step: Step) -> None:
@@ -32,13 +31,8 @@ def end_game(g: GameState, winner: str | None, reason: WinReason) -> None:
     """R26/R27: the game is over; everything becomes public."""
     g.outcome = Outcome(reason, None if winner is None else Party(winner))
     wait_for(g, GAME_OVER)
-    emit(
-        g,
-        "game_over",
-        winner=g.winner,
-        win_reason=str(reason),
-        roles={seat.name: str(seat.role) for seat in g.seats},
-    )
+    roles = {seat.name: str(seat.role) for seat in g.seats}
+    emit(g, GameOver(winner=g.winner, win_reason=str(reason), roles=roles, round=g.round))
 
 
 def check_policy_win(g: GameState) -> bool:

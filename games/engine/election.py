@@ -14,6 +14,7 @@ from .constants import (
     WinReason,
 )
 from .errors import IllegalAction, _
+from .events import CandidacyLost, ConfirmedNotHitler, LegislativeSessionStarted, Nominated, VoteClosed
 from .policies import advance_tracker
 from .rounds import advance_round
 from .state import GameState, Session
@@ -43,16 +44,15 @@ def nominate(g: GameState, target: int) -> None:
     g.chancellor = target
     g.votes = {}
     seats = g.seats
-    emit(g, "nominated", president=seats[g.president].name, chancellor=seats[target].name)
+    emit(g, Nominated(president=seats[g.president].name, chancellor=seats[target].name, round=g.round))
     wait_for(g, VOTE)
 
 
 def close_election(g: GameState) -> None:
     """R12: the election vote closes (its deadline passed, or everyone voted)."""
     t, seats = count_ballots(g), g.seats
-    # Every field named, not **spread: merging a dict into the call costs twice as much (issue 14).
-    emit(g, "vote_closed", president=seats[g.president].name, chancellor=seats[g.chancellor].name,
-         ballots=t.ballots, missing=t.missing, ja=t.ja, nein=t.nein, passed=t.passed)  # fmt: skip
+    emit(g, VoteClosed(president=seats[g.president].name, chancellor=seats[g.chancellor].name,
+         ballots=t.ballots, missing=t.missing, ja=t.ja, nein=t.nein, passed=t.passed, round=g.round))  # fmt: skip
     if t.passed:
         _elect(g)
     elif not advance_tracker(g):  # R13
@@ -61,7 +61,7 @@ def close_election(g: GameState) -> None:
 
 def fail_nomination(g: GameState) -> None:
     """T4 `fail`: the candidacy is lost as if the election failed (R13)."""
-    emit(g, "candidacy_lost", president=g.name(g.president), reason="no_nomination")
+    emit(g, CandidacyLost(president=g.name(g.president), reason="no_nomination", round=g.round))
     if not advance_tracker(g):
         advance_round(g)
 
@@ -79,7 +79,7 @@ def _elect(g: GameState) -> None:
             end_game(g, Party.FASCIST, WinReason.HITLER_ELECTED)
             return
         chancellor.confirmed_not_hitler = True
-        emit(g, "confirmed_not_hitler", player=chancellor.name)
+        emit(g, ConfirmedNotHitler(player=chancellor.name, round=g.round))
     _draw_hand(g)
 
 
@@ -90,5 +90,5 @@ def _draw_hand(g: GameState) -> None:
     g.veto_refused = False
     president, chancellor = g.seats[g.president].name, g.seats[g.chancellor].name
     g.sessions.append(Session(g.round, president, g.president, chancellor, g.chancellor, list(g.hand)))
-    emit(g, "legislative_session_started", president=president, chancellor=chancellor)
+    emit(g, LegislativeSessionStarted(president=president, chancellor=chancellor, round=g.round))
     wait_for(g, DISCARD)

@@ -4,6 +4,7 @@ two or asks for a veto."""
 from .common import emit, wait_for
 from .constants import ENACT, FASCIST, VETO_REPLY, VETO_UNLOCKED_AT
 from .errors import IllegalAction, _
+from .events import PresidentDiscarded, VetoAnswered, VetoRequested
 from .policies import advance_tracker, enact_policy, reshuffle_if_short
 from .powers import grant_power
 from .rounds import advance_round
@@ -23,7 +24,7 @@ def discard(g: GameState, position: int) -> None:
     card = g.hand.pop(position)
     g.discard_pile.append(card)
     g.sessions[-1].president_discarded = card
-    emit(g, "president_discarded", president=g.seats[g.president].name)
+    emit(g, PresidentDiscarded(president=g.seats[g.president].name, round=g.round))
     wait_for(g, ENACT)
 
 
@@ -59,7 +60,7 @@ def check_veto(g: GameState) -> None:
 
 def request_veto(g: GameState) -> None:
     g.sessions[-1].veto = "requested"
-    emit(g, "veto_requested", chancellor=g.name(g.chancellor))
+    emit(g, VetoRequested(chancellor=g.name(g.chancellor), round=g.round))
     wait_for(g, VETO_REPLY)
 
 
@@ -67,7 +68,7 @@ def answer_veto(g: GameState, accept: bool) -> None:
     """R19: an accepted veto discards both cards and advances the tracker; a refused one sends the
     chancellor back to enact, without a second request."""
     session = g.sessions[-1]
-    emit(g, "veto_answered", president=g.name(g.president), accepted=accept)
+    emit(g, VetoAnswered(president=g.name(g.president), accepted=accept, round=g.round))
     if not accept:
         session.veto = "refused"
         g.veto_refused = True

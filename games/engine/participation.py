@@ -4,6 +4,16 @@ moderators' interventions."""
 from .common import emit, end_game
 from .constants import ALIVE, WinReason
 from .errors import IllegalAction, _
+from .events import (
+    AbsenceEnded,
+    AbsenceStarted,
+    Excused,
+    ExileScheduled,
+    ReplacementScheduled,
+    ReplacementWithdrawn,
+    SubstituteJoined,
+    SubstituteWithdrawn,
+)
 from .state import GameState, Pending, Seat
 
 
@@ -25,7 +35,7 @@ def set_absence(g: GameState, index: int, away: bool) -> None:
     if seat.away == away:
         return
     seat.away = away
-    emit(g, "absence_started" if away else "absence_ended", player=seat.name)
+    emit(g, (AbsenceStarted if away else AbsenceEnded)(player=seat.name, round=g.round))
 
 
 def names_in_game(g: GameState) -> set[str]:
@@ -45,7 +55,7 @@ def add_substitute(g: GameState, name: str) -> None:
     """E5: a new person signs up to take the next exiled seat."""
     check_new_name(g, name)
     g.substitutes.append(name)
-    emit(g, "substitute_joined", player=name)
+    emit(g, SubstituteJoined(player=name, round=g.round))
 
 
 def withdraw(g: GameState, name: str) -> None:
@@ -53,12 +63,12 @@ def withdraw(g: GameState, name: str) -> None:
     is called off. The seat they were to take stays as it is."""
     if name in g.substitutes:
         g.substitutes.remove(name)
-        emit(g, "substitute_withdrawn", player=name)
+        emit(g, SubstituteWithdrawn(player=name, round=g.round))
         return
     for entry in g.pending:
         if entry.kind == "replace" and entry.name == name:
             g.pending.remove(entry)
-            emit(g, "replacement_withdrawn", player=g.seats[entry.seat].name)
+            emit(g, ReplacementWithdrawn(player=g.seats[entry.seat].name, round=g.round))
             return
     raise IllegalAction(_("%(name)s is not waiting to take a seat in this game."), name=name, code="not_waiting")
 
@@ -67,7 +77,7 @@ def excuse(g: GameState, index: int) -> None:
     """E8: the seat's misses in the round under way, before or after this, are excused."""
     seat = g.seats[index]
     seat.excused = True
-    emit(g, "excused", player=seat.name)
+    emit(g, Excused(player=seat.name, round=g.round))
 
 
 def schedule(g: GameState, kind: str, index: int, name: str | None = None) -> None:
@@ -81,7 +91,8 @@ def schedule(g: GameState, kind: str, index: int, name: str | None = None) -> No
     if name is not None:
         check_new_name(g, name)
     g.pending.append(Pending(kind, index, name))
-    emit(g, "exile_scheduled" if kind == "exile" else "replacement_scheduled", player=g.seats[index].name)
+    scheduled = ExileScheduled if kind == "exile" else ReplacementScheduled
+    emit(g, scheduled(player=g.seats[index].name, round=g.round))
 
 
 def cancel(g: GameState) -> None:

@@ -5,6 +5,7 @@ from collections import Counter
 from .common import check_policy_win, emit
 from .constants import CHAOS_AT, HAND_SIZE, LIBERAL
 from .errors import InvalidSetup
+from .events import Chaos, DeckReshuffled, PolicyEnacted, TrackerAdvanced
 from .state import GameState
 
 
@@ -17,11 +18,13 @@ def enact_policy(g: GameState, policy: str, *, chaos: bool) -> bool:
     g.election_tracker = 0  # R15
     emit(
         g,
-        "policy_enacted",
-        policy=policy,
-        chaos=chaos,
-        liberal_policies=g.liberal_policies,
-        fascist_policies=g.fascist_policies,
+        PolicyEnacted(
+            policy=policy,
+            chaos=chaos,
+            liberal_policies=g.liberal_policies,
+            fascist_policies=g.fascist_policies,
+            round=g.round,
+        ),
     )
     reshuffle_if_short(g)
     return check_policy_win(g)
@@ -30,7 +33,7 @@ def enact_policy(g: GameState, policy: str, *, chaos: bool) -> bool:
 def advance_tracker(g: GameState) -> bool:
     """R13/R19: one more failed government; at 3 chaos enacts the top card (R14). True when the game ended."""
     g.election_tracker += 1
-    emit(g, "tracker_advanced", election_tracker=g.election_tracker)
+    emit(g, TrackerAdvanced(election_tracker=g.election_tracker, round=g.round))
     if g.election_tracker < CHAOS_AT:
         return False
     return chaos(g)
@@ -41,7 +44,7 @@ def chaos(g: GameState) -> bool:
     policy = g.draw_pile.pop(0)
     g.last_president = None
     g.last_chancellor = None
-    emit(g, "chaos")
+    emit(g, Chaos(round=g.round))
     return enact_policy(g, policy, chaos=True)
 
 
@@ -63,4 +66,4 @@ def reshuffle_if_short(g: GameState) -> None:
     g.reshuffles_done += 1
     g.draw_pile = cards
     g.discard_pile = []
-    emit(g, "deck_reshuffled", draw_pile=len(cards))
+    emit(g, DeckReshuffled(draw_pile=len(cards), round=g.round))

@@ -18,6 +18,16 @@ from .constants import (
     power_for,
 )
 from .errors import IllegalAction, _
+from .events import (
+    Executed,
+    ExecutionProposed,
+    ExecutionVoteClosed,
+    Investigated,
+    PolicyPeeked,
+    PowerForfeited,
+    PowerGranted,
+    SpecialElection,
+)
 from .rounds import advance_round
 from .state import GameState, Investigation, Peek
 
@@ -38,14 +48,14 @@ def grant_power(g: GameState) -> None:
     if power == Power.PEEK:
         cards = g.draw_pile[:HAND_SIZE]  # R7/R22: R6 has already run, so these are the real next three
         g.peeks.append(Peek(g.round, president, g.president, cards))
-        emit(g, "policy_peeked", president=president)
+        emit(g, PolicyPeeked(president=president, round=g.round))
         advance_round(g)
         return
     if not power_targets(g, POWER_STEPS[power]):
-        emit(g, "power_forfeited", president=president, power=str(power), reason="no_target")
+        emit(g, PowerForfeited(president=president, power=str(power), reason="no_target", round=g.round))
         advance_round(g)
         return
-    emit(g, "power_granted", president=president, power=str(power))
+    emit(g, PowerGranted(president=president, power=str(power), round=g.round))
     wait_for(g, POWER_STEPS[power])
 
 
@@ -76,12 +86,12 @@ def use_power(g: GameState, target: int) -> None:
         _investigate(g, target)
     elif g.step == SPECIAL_ELECTION:
         g.special_pick = target
-        emit(g, "special_election", president=g.name(g.president), candidate=g.name(target))
+        emit(g, SpecialElection(president=g.name(g.president), candidate=g.name(target), round=g.round))
         advance_round(g)
     elif g.settings.execution_vote:
         g.execution_target = target
         g.votes = {}
-        emit(g, "execution_proposed", president=g.name(g.president), target=g.name(target))
+        emit(g, ExecutionProposed(president=g.name(g.president), target=g.name(target), round=g.round))
         wait_for(g, EXECUTION_VOTE)
     else:
         _execute(g, target)
@@ -89,7 +99,7 @@ def use_power(g: GameState, target: int) -> None:
 
 def forfeit_power(g: GameState) -> None:
     """T4 `forfeit`: nobody is investigated, executed or picked."""
-    emit(g, "power_forfeited", president=g.name(g.president), power=str(g.step), reason="timeout")
+    emit(g, PowerForfeited(president=g.name(g.president), power=str(g.step), reason="timeout", round=g.round))
     advance_round(g)
 
 
@@ -97,8 +107,8 @@ def close_execution_vote(g: GameState) -> None:
     """R23 variant: the execution happens only if the vote passes, counted as an election (R12)."""
     t = count_ballots(g)
     target, g.execution_target = g.execution_target, None
-    emit(g, "execution_vote_closed", target=g.name(target),
-         ballots=t.ballots, missing=t.missing, ja=t.ja, nein=t.nein, passed=t.passed)  # fmt: skip
+    emit(g, ExecutionVoteClosed(target=g.name(target),
+         ballots=t.ballots, missing=t.missing, ja=t.ja, nein=t.nein, passed=t.passed, round=g.round))  # fmt: skip
     if t.passed:
         _execute(g, target)
     else:
@@ -110,7 +120,7 @@ def _investigate(g: GameState, target: int) -> None:
     seat = g.seats[target]
     seat.investigated = True
     g.investigations.append(Investigation(g.round, g.name(g.president), g.president, seat.name, seat.party))
-    emit(g, "investigated", president=g.name(g.president), target=seat.name)
+    emit(g, Investigated(president=g.name(g.president), target=seat.name, round=g.round))
     advance_round(g)
 
 
@@ -119,7 +129,7 @@ def _execute(g: GameState, target: int) -> None:
     seat = g.seats[target]
     seat.status = DEAD
     g.living_count -= 1
-    emit(g, "executed", president=g.name(g.president), target=seat.name)
+    emit(g, Executed(president=g.name(g.president), target=seat.name, round=g.round))
     if seat.role == HITLER:
         end_game(g, Party.LIBERAL, WinReason.HITLER_EXECUTED)
     else:

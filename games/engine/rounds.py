@@ -2,6 +2,7 @@
 
 from .common import emit, end_game, wait_for
 from .constants import ALIVE, EXILED, HITLER, NOMINATE, Party, WinReason
+from .events import CandidacyLost, Exiled, Replaced, RoundMissed, RoundStarted, Substituted, Warned
 from .policies import advance_tracker
 from .state import Exile, GameState
 from .terms import any_eligible_chancellor
@@ -44,11 +45,11 @@ def _next_candidacies(g: GameState, candidate: int | None) -> None:
         g.elected = False
         g.votes = {}
         g.veto_refused = False
-        emit(g, "round_started", president=g.seats[candidate].name)
+        emit(g, RoundStarted(president=g.seats[candidate].name, round=g.round))
         if any_eligible_chancellor(g):
             wait_for(g, NOMINATE)
             return
-        emit(g, "candidacy_lost", president=g.name(candidate), reason="nobody_eligible")
+        emit(g, CandidacyLost(president=g.name(candidate), reason="nobody_eligible", round=g.round))
         if advance_tracker(g):
             return
         candidate = None
@@ -70,9 +71,9 @@ def _close_round(g: GameState) -> None:
         if seat.status is ALIVE:
             if seat.missed and not seat.excused:
                 seat.missed_rounds += 1
-                emit(g, "round_missed", player=seat.name, missed_rounds=seat.missed_rounds)
+                emit(g, RoundMissed(player=seat.name, missed_rounds=seat.missed_rounds, round=g.round))
                 if seat.missed_rounds == 1:
-                    emit(g, "warned", player=seat.name, missed_rounds=1)  # E7
+                    emit(g, Warned(player=seat.name, missed_rounds=1, round=g.round))  # E7
             elif not (seat.missed or seat.excused_miss) and seat.made:
                 seat.missed_rounds = 0
             if seat.missed_rounds >= 2:
@@ -101,10 +102,10 @@ def exile(g: GameState, index: int, *, reason: str) -> None:
     """E5: a substitute takes the seat with everything it had, or the seat leaves play unrevealed."""
     seat = g.seats[index]
     g.exiled_log.append(Exile(index, seat.name))
-    emit(g, "exiled", player=seat.name, reason=reason)
+    emit(g, Exiled(player=seat.name, reason=reason, round=g.round))
     if g.substitutes:
         _seat_newcomer(g, index, g.substitutes.pop(0))
-        emit(g, "substituted", player=seat.name, replaces=g.former_names[-1])
+        emit(g, Substituted(player=seat.name, replaces=g.former_names[-1], round=g.round))
         return
     seat.status = EXILED
     g.living_count -= 1
@@ -115,7 +116,7 @@ def exile(g: GameState, index: int, *, reason: str) -> None:
 def replace(g: GameState, index: int, name: str) -> None:
     """E8: a named person takes the seat (a resignation or hand-over, held against nobody)."""
     _seat_newcomer(g, index, name)
-    emit(g, "replaced", player=name, replaces=g.former_names[-1])
+    emit(g, Replaced(player=name, replaces=g.former_names[-1], round=g.round))
 
 
 def _seat_newcomer(g: GameState, index: int, name: str) -> None:

@@ -20,6 +20,7 @@ from .constants import (
     Role,
 )
 from .errors import InvalidSetup
+from .events import GameStarted
 from .rng import DEFAULT_SCHEME, Randomness, Rng
 from .rounds import start_first_round
 from .settings import Settings
@@ -57,7 +58,7 @@ def new_game(
     seats = [Seat(name, role_of[name]) for name in players]
     g = GameState(VERSION, seats, list(deck), randomness, settings or Settings(), living_count=len(seats))
     g.preset_reshuffles = [list(order) for order in reshuffles]
-    emit(g, "game_started", players=list(players))
+    emit(g, GameStarted(players=list(players), round=g.round))
     start_first_round(g, first)
     return g
 

@@ -2,13 +2,14 @@
 
 Every part that is stored is a record here: the seats, each legislative session, each investigation and peek,
 the exiles and replacements waiting for the round's end, the exile log and the outcome. Nothing outside the
-engine reads a bare tuple or dict of the state. The events of `apply` stay dicts: they are the public log's
-JSON (events.py, REPLAY.md). How a state is stored, versioned and upgraded is in codec.py.
+engine reads a bare tuple or dict of the state. The events of `apply` are records too (events.py): their JSON
+is the public log's (REPLAY.md). How a state is stored, versioned and upgraded is in codec.py.
 """
 
 import msgspec
 
 from .constants import ALIVE, GAME_OVER, NOMINATE, Party, Role, SeatStatus, Step, WinReason, party_of
+from .events import EngineEvent
 from .rng import Randomness
 from .settings import Settings
 
@@ -139,7 +140,7 @@ class GameState(msgspec.Struct, omit_defaults=True, gc=False):
     sessions: list[Session] = msgspec.field(default_factory=list)  # secret: every legislative session's cards
     investigations: list[Investigation] = msgspec.field(default_factory=list)  # secret: R21 results
     peeks: list[Peek] = msgspec.field(default_factory=list)  # secret: R22 results
-    events: list[dict] = msgspec.field(default_factory=list)  # the public log (not stored: see codec.py)
+    events: list[EngineEvent] = msgspec.field(default_factory=list)  # the public log (not stored: see codec.py)
 
     @property
     def players_at_start(self) -> int:

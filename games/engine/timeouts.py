@@ -13,6 +13,7 @@ from .constants import (
     VOTE,
 )
 from .election import fail_nomination, nominate
+from .events import DeadlinePassed
 from .legislature import answer_veto, discard, enact
 from .participation import mark_missed
 from .powers import forfeit_power, power_targets, use_power
@@ -29,10 +30,10 @@ def timeout(g: GameState) -> None:
     veto's `veto_answered`), is marked `by_deadline`: it is announced as the deadline's doing, never as a choice
     the player made (events.py)."""
     step = g.step
-    emit(g, "deadline_passed", step=str(step))
+    emit(g, DeadlinePassed(step=str(step), round=g.round))
     first = len(g.events)
     _OUTCOMES[step](g)
-    g.events[first]["by_deadline"] = True
+    g.events[first].by_deadline = True
 
 
 def _nomination(g: GameState) -> None:

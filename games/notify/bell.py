@@ -1,17 +1,20 @@
-"""The bell: who is told what (issue 5), as notices made in the same transaction as the change they announce.
+"""The bell: who is told what, as notices made in the same transaction as the change they announce.
 
 Each notice is a row (the bell lists them; the email outbox sends those marked for email, as each reader chose),
 made at most once thanks to its unique key, and handed to every channel (channels.py). Nothing secret goes in:
 only public events and the reader's own duties.
 """
 
+from collections.abc import Callable
 from datetime import datetime, time, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from games.engine import events as ev
 from games.engine import waiting_for
+from games.engine.events import LogEntry, from_stored
 from games.models import Game, Notification, Profile
 
 from .channels import channels, notify_notices
@@ -28,21 +31,8 @@ EMAIL_NOW = {
     Notification.Kind.GAME_OVER: "email_moves",  # the last news of the games whose moves the reader follows
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
-DIGEST_EVENTS = frozenset(
-    {
-        "game_started",
-        "vote_closed",
-        "policy_enacted",
-        "policy_peeked",
-        "investigated",
-        "special_election",
-        "executed",
-        "exiled",
-        "substituted",
-    }
-)
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
-REMINDER_OFFSETS = (24, 3)  # hours before a deadline (issue 5)
+REMINDER_OFFSETS = (24, 3)  # hours before a deadline
 REMINDER_NEWS_AFTER = timedelta(hours=1)  # a reminder due sooner after the step began says nothing new
 REMINDER_CHOICES = {"none": (), "3": (3,), "24": (24,), "both": (24, 3)}
 
@@ -80,14 +70,10 @@ def _your_moves(change: "Change") -> list[tuple]:
 
 
 def _claim_offers(change: "Change") -> dict[int, dict]:
-    """The members of the legislative session that ended in this change, by seat, with what each may claim
-    (issue 29): their "your move" says so. Who sat in a government is public; what they saw is not in here."""
+    """The members of the legislative session that ended in this change, by seat, with what each may claim:
+    their "your move" says so. Who sat in a government is public; what they saw is not in here."""
     sessions = change.state.sessions
-    ended = any(
-        (event.type == "policy_enacted" and not event.data.get("chaos"))
-        or (event.type == "veto_answered" and event.data.get("accepted"))
-        for event in change.events
-    )
+    ended = any(_ends_session(from_stored(event.type, event.data)) for event in change.events)
     if not ended or not sessions or not sessions[-1].over:
         return {}
     session = sessions[-1]
@@ -97,24 +83,45 @@ def _claim_offers(change: "Change") -> dict[int, dict]:
     }
 
 
+def _ends_session(entry: LogEntry) -> bool:
+    """R17/R19: a policy enacted by a government (not by chaos), or a veto accepted."""
+    match entry:
+        case ev.PolicyEnacted(chaos=chaos):
+            return not chaos
+        case ev.VetoAnswered(accepted=accepted):
+            return accepted
+    return False
+
+
 def _from_events(change: "Change") -> list[tuple]:
-    game = change.game
     notices = []
     for event in change.events:
-        if event.type in ("warned", "exiled"):
-            user_id = change.seat_of(event.data["player"]).user_id
-            kind = Notification.Kind.WARNING if event.type == "warned" else Notification.Kind.EXILED
-            if user_id is not None:
-                notices.append((user_id, game, kind, event.data, f"{kind}:{game.pk}:{event.index}"))
-        elif event.type == "game_over":
-            notices += _game_over(change, event)
-        elif event.type in DIGEST_EVENTS:
-            data = {"event": event.type, **event.data}
-            for seat in change.seats.values():
-                if seat.user_id is not None and seat.number is not None:
-                    key = f"event:{game.pk}:{event.index}:{seat.user_id}"
-                    notices.append((seat.user_id, game, Notification.Kind.EVENT, data, key))
+        notices += NOTICES[from_stored(event.type, event.data).__class__](change, event)
     return notices
+
+
+def _personal(change: "Change", event) -> list[tuple]:
+    """To the player it is about (E7 warning, exile)."""
+    user_id = change.seat_of(event.data["player"]).user_id
+    kind = Notification.Kind.WARNING if event.type == ev.Warned.type else Notification.Kind.EXILED
+    return (
+        [] if user_id is None else [(user_id, change.game, kind, event.data, f"{kind}:{change.game.pk}:{event.index}")]
+    )
+
+
+def _digest(change: "Change", event) -> list[tuple]:
+    """To everyone seated: the news of their email digest."""
+    data = {"event": event.type, **event.data}
+    game = change.game
+    return [
+        (seat.user_id, game, Notification.Kind.EVENT, data, f"event:{game.pk}:{event.index}:{seat.user_id}")
+        for seat in change.seats.values()
+        if seat.user_id is not None and seat.number is not None
+    ]
+
+
+def _nothing(change: "Change", event) -> list[tuple]:
+    return []
 
 
 def _game_over(change: "Change", event) -> list[tuple]:
@@ -124,6 +131,50 @@ def _game_over(change: "Change", event) -> list[tuple]:
     kind = Notification.Kind.GAME_OVER
     players = {seat.user_id for seat in change.seats.values() if seat.number is not None and not seat.pending}
     return [(u, change.game, kind, data, f"{kind}:{change.game.pk}:{u}") for u in sorted(players - {None})]
+
+
+NOTICES: dict[type, Callable[["Change", Any], list[tuple]]] = {
+    ev.GameStarted: _digest,
+    ev.RoundStarted: _nothing,
+    ev.CandidacyLost: _nothing,
+    ev.Nominated: _nothing,
+    ev.VoteClosed: _digest,
+    ev.TrackerAdvanced: _nothing,
+    ev.Chaos: _nothing,
+    ev.PolicyEnacted: _digest,
+    ev.DeckReshuffled: _nothing,
+    ev.ConfirmedNotHitler: _nothing,
+    ev.LegislativeSessionStarted: _nothing,
+    ev.PresidentDiscarded: _nothing,
+    ev.VetoRequested: _nothing,
+    ev.VetoAnswered: _nothing,
+    ev.PowerGranted: _nothing,
+    ev.PowerForfeited: _nothing,
+    ev.PolicyPeeked: _digest,
+    ev.Investigated: _digest,
+    ev.SpecialElection: _digest,
+    ev.ExecutionProposed: _nothing,
+    ev.ExecutionVoteClosed: _nothing,
+    ev.Executed: _digest,
+    ev.DeadlinePassed: _nothing,
+    ev.RoundMissed: _nothing,
+    ev.Warned: _personal,
+    ev.Exiled: _personal,
+    ev.Substituted: _digest,
+    ev.Replaced: _nothing,
+    ev.SubstituteJoined: _nothing,
+    ev.SubstituteWithdrawn: _nothing,
+    ev.AbsenceStarted: _nothing,
+    ev.AbsenceEnded: _nothing,
+    ev.Excused: _nothing,
+    ev.ExileScheduled: _nothing,
+    ev.ReplacementScheduled: _nothing,
+    ev.ReplacementWithdrawn: _nothing,
+    ev.GameOver: _game_over,
+    ev.ModeratorAction: _nothing,
+}
+"""What each kind of the log sends as notices: to the player it is about, to everyone seated (the digest's
+news), the result to everyone who held a seat, or nothing. A test checks that every kind is here."""
 
 
 def notify_mentions(game: Game, post_id: int, author, user_ids: list[int], now: datetime) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
-from games.announcements import ROLE, describe
+from games.announcements import ROLE, describe_stored
 from games.models import Game, Notification
 from games.wording import colon, when
 
@@ -95,9 +95,9 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,
-                "result": describe("game_over", data),
+                "result": describe_stored("game_over", data),  # its "event" key is not a field: left out
                 # by name: the stored roles keep no order (a JSON object)
                 "roles": ", ".join(f"{player} ({ROLE[role]()})" for player, role in sorted(data["roles"].items())),
             }
     event = {key: value for key, value in data.items() if key != "event"}
-    return f"{name}{colon()} {describe(data['event'], event)}"
+    return f"{name}{colon()} {describe_stored(data['event'], event)}"

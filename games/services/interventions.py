@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.clock import compute_deadline, shift_anchors
 from games.engine import GameState
+from games.engine.events import ModeratorAction
 from games.models import ActionRecord, Game
 
 from .deadlines import absences_of, apply_timeout
@@ -40,7 +41,7 @@ def pause(game_id: int, moderator, *, step: int | None = None, now: datetime | N
         if change.game.paused_at is not None:
             return False
         change.game.paused_at = change.now
-        record_announcement(change, "moderator_action", action="pause")
+        record_announcement(change, ModeratorAction(action="pause"))
         return True
 
 
@@ -54,7 +55,7 @@ def resume(game_id: int, moderator, *, step: int | None = None, now: datetime | 
         paused_for = change.now - game.paused_at
         game.paused_at = None
         _postpone(game, change.state, paused_for)
-        record_announcement(change, "moderator_action", action="resume")
+        record_announcement(change, ModeratorAction(action="resume"))
         return True
 
 
@@ -82,7 +83,7 @@ def extend(
                 _("The deadline has changed since this page was loaded: nothing was done. Look again before acting."),
                 code="stale_deadline",
             )
-        record_announcement(change, "moderator_action", action="extend", hours=hours)
+        record_announcement(change, ModeratorAction(action="extend", hours=hours))
         if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
             shift_anchors(game, timedelta(hours=hours))
             check_deadline(_deadline_on_resume(game, change.state, change.now), change.now)
@@ -128,7 +129,7 @@ def end_now(game_id: int, moderator, *, step: int | None = None, now: datetime |
     """T5: the current deadline passes now and its outcome applies at once. The thread says so first, then the
     outcome (announced as the deadline's, T4)."""
     with _changing(game_id, step, now) as change:
-        record_announcement(change, "moderator_action", action="end_now")
+        record_announcement(change, ModeratorAction(action="end_now"))
         apply_timeout(change, absences_of(change.game), moment=change.now, actor=moderator)
         return True
 
@@ -195,7 +196,7 @@ def _set_thread_locked(game_id: int, locked: bool, step: int | None, now: dateti
         if change.game.thread_locked == locked:
             return False
         change.game.thread_locked = locked
-        record_announcement(change, "moderator_action", action="thread_locked" if locked else "thread_unlocked")
+        record_announcement(change, ModeratorAction(action="thread_locked" if locked else "thread_unlocked"))
         return True
 
 

@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 
 from games.clock import compute_deadline
 from games.engine import GameState, IllegalAction, Step, apply, waiting_for
+from games.engine import events as ev
+from games.engine.events import LogEntry, ModeratorAction, to_data
 from games.engine.notation import BadShape, check_shape, to_action
 from games.models import ActionRecord, Game, GameEvent, Seat, rows
 from games.notify import notify_changes
@@ -102,7 +104,7 @@ def begin_new_game(game: Game, state: GameState, seats: list[Seat], now: datetim
     return change
 
 
-def apply_or_refuse(state: GameState, action: dict) -> list[dict]:
+def apply_or_refuse(state: GameState, action: dict) -> list[ev.Event]:
     """Apply a replay script action to `state` and return its public events, or raise GameError with the
     rules' own message."""
     try:
@@ -114,7 +116,7 @@ def apply_or_refuse(state: GameState, action: dict) -> list[dict]:
         raise GameError(str(error), code="invalid_move") from None
 
 
-def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
+def play(change: Change, action: dict, source: str, actor=None) -> list[ev.Event]:
     """Apply one move, written as a replay script action (names, not seats), and record it.
 
     Raises GameError with the rules' own message when the move is illegal; nothing changes then.
@@ -149,55 +151,54 @@ def play(change: Change, action: dict, source: str, actor=None) -> list[dict]:
     return events
 
 
-def record_announcement(change: Change, event_type: str, **data) -> None:
+def record_announcement(change: Change, entry: ModeratorAction) -> None:
     """A public entry of the thread's log that no move emits (a moderator's intervention), in its place among
     the events of the change: before the outcome it causes."""
-    _record_event(change, {"type": event_type, **data})
+    _record_event(change, entry)
 
 
-def _record_event(change: Change, event: dict) -> None:
+def _record_event(change: Change, event: LogEntry) -> None:
     game = change.game
-    data = {key: value for key, value in event.items() if key != "type"}
     change.events.append(
         GameEvent(
             game=game,
             index=game.event_count,
             step_number=change.state.step_number,
-            type=event["type"],
-            data=data,
+            type=event.type,
+            data=to_data(event),
             created_at=change.now,
         )
     )
     game.event_count += 1
-    reaction = _REACTIONS.get(event["type"])
+    reaction = _REACTIONS.get(event.__class__)
     if reaction is not None:
         reaction(change, event)
 
 
-def _round_missed(change: Change, event: dict) -> None:
-    change.missed[change.seat_of(event["player"]).pk] += 1  # E6: the participation record
+def _round_missed(change: Change, event: ev.RoundMissed) -> None:
+    change.missed[change.seat_of(event.player).pk] += 1  # E6: the participation record
 
 
-def _exiled(change: Change, event: dict) -> None:
-    seat = change.seat_of(event["player"])
+def _exiled(change: Change, event: ev.Exiled) -> None:
+    seat = change.seat_of(event.player)
     seat.active = False
     if seat.user_id is None:
         seat.exile_reason = "account_deleted"  # no exiled_at: the account is gone, nobody's record to mark
     else:
         seat.exiled_at = change.now
-        seat.exile_reason = event["reason"]
+        seat.exile_reason = event.reason
     change.changed_seats.append(seat)
 
 
-def _substitute_joined(change: Change, event: dict) -> None:
-    if event["player"] not in change.seats:  # a script's substitute (import_replay) has no row yet
-        seat = _new_seat(change, event["player"], number=None, is_substitute=True)
+def _substitute_joined(change: Change, event: ev.SubstituteJoined) -> None:
+    if event.player not in change.seats:  # a script's substitute (import_replay) has no row yet
+        seat = _new_seat(change, event.player, number=None, is_substitute=True)
         change.changed_seats.append(seat)
 
 
-def _substituted(change: Change, event: dict) -> None:
-    old = change.seat_of(event["replaces"])
-    seat = change.seat_of(event["player"])
+def _substituted(change: Change, event: ev.Substituted) -> None:
+    old = change.seat_of(event.replaces)
+    seat = change.seat_of(event.player)
     seat.number = old.number
     seat.active = True
     change.changed_seats.append(seat)
@@ -205,25 +206,25 @@ def _substituted(change: Change, event: dict) -> None:
         change.ghosts.append(seat.name)  # the account is gone: the seat is handed on at the round's end
 
 
-def _replacement_scheduled(change: Change, event: dict) -> None:
+def _replacement_scheduled(change: Change, event: ev.ReplacementScheduled) -> None:
     """The person named is in the game from now on (they may not moderate it), though not seated yet."""
     state = change.state
     name = next(
         entry.name
         for entry in state.pending
-        if entry.kind == "replace" and state.seats[entry.seat].name == event["player"]
+        if entry.kind == "replace" and state.seats[entry.seat].name == event.player
     )
     seat = change.seats.get(name) or _new_seat(change, name, number=None)
     seat.active, seat.pending = False, True
     change.changed_seats.append(seat)
 
 
-def _replaced(change: Change, event: dict) -> None:
-    old = change.seat_of(event["replaces"])
+def _replaced(change: Change, event: ev.Replaced) -> None:
+    old = change.seat_of(event.replaces)
     old.active = False
     old.replaced_at = change.now
     change.changed_seats.append(old)
-    seat = change.seat_of(event["player"])  # in the game since the replacement was scheduled
+    seat = change.seat_of(event.player)  # in the game since the replacement was scheduled
     seat.number = old.number
     seat.active, seat.pending = True, False
     change.changed_seats.append(seat)
@@ -237,12 +238,12 @@ def _new_seat(change: Change, name: str, *, number: int | None, is_substitute: b
 
 
 _REACTIONS = {
-    "round_missed": _round_missed,
-    "exiled": _exiled,
-    "substitute_joined": _substitute_joined,
-    "substituted": _substituted,
-    "replaced": _replaced,
-    "replacement_scheduled": _replacement_scheduled,
+    ev.RoundMissed: _round_missed,
+    ev.Exiled: _exiled,
+    ev.SubstituteJoined: _substitute_joined,
+    ev.Substituted: _substituted,
+    ev.Replaced: _replaced,
+    ev.ReplacementScheduled: _replacement_scheduled,
 }
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.access import is_over
 from games.announcements import POLICY, describe
+from games.engine.events import DeadlinePassed
 from games.models import Claim, Post
 from games.presenters import POST_FIELDS, board_status, post_htmls
 from games.replay import Moment, moments
@@ -88,7 +89,7 @@ def _round_asked(request, steps: list[Step], rounds: list[int]) -> tuple[int, in
 
 def _step(moment: Moment) -> Step:
     view = moment.public | {"reveal": moment.secret}  # every role on the table, at every step
-    log = [describe(event["type"], event) for event in moment.events if event["type"] != "deadline_passed"]
+    log = [describe(event) for event in moment.events if not isinstance(event, DeadlinePassed)]
     move = describe_move(moment.action) if moment.action else _("The roles are dealt and the deck shuffled.")
     return Step(moment.number, moment.public["round"], move, log, board_status(view), moment.secret)
 

@@ -1,5 +1,7 @@
 """Building games and playing moves by name, for the engine's tests."""
 
+import msgspec
+
 from games.engine import Action, GameState, Settings, apply, new_game, summary
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe"]
@@ -95,3 +97,8 @@ def president(g: GameState) -> str:
 
 def state(g: GameState) -> dict:
     return summary(g)
+
+
+def public(events) -> list[dict]:
+    """Events as the public log holds them: their JSON (games.engine.events), to check its exact shape."""
+    return msgspec.to_builtins(events)

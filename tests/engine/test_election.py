@@ -77,10 +77,10 @@ def test_r11_ballots_secret_until_the_vote_closes_then_revealed_with_names():
     g = make_game()
     act(g, "nominate", "ann", "bob")
     act(g, "vote", "ann", choice="ja")
-    assert [e for e in g.events if e["type"] == "vote_closed"] == []
+    assert [e for e in g.events if e.type == "vote_closed"] == []
     vote_all(g, "nein")
-    closed = next(e for e in g.events if e["type"] == "vote_closed")
-    assert closed["ballots"] == {"ann": "ja", "bob": "nein", "cat": "nein", "dan": "nein", "eve": "nein"}
+    closed = next(e for e in g.events if e.type == "vote_closed")
+    assert closed.ballots == {"ann": "ja", "bob": "nein", "cat": "nein", "dan": "nein", "eve": "nein"}
 
 
 def test_r11_ballot_may_change_until_the_vote_closes():
@@ -175,7 +175,7 @@ def test_r14_chaos_enacts_the_top_card_at_three():
         fail_election(g)
     s = state(g)
     assert (s["liberal_policies"], s["election_tracker"], s["draw_pile"]) == (1, 0, 16)
-    assert [e["type"] for e in g.events if e["type"] in ("chaos", "policy_enacted")] == ["chaos", "policy_enacted"]
+    assert [e.type for e in g.events if e.type in ("chaos", "policy_enacted")] == ["chaos", "policy_enacted"]
 
 
 def test_r14_chaos_grants_no_power():
@@ -240,4 +240,4 @@ def test_r16_chancellor_confirmed_not_hitler_after_three_fascist_policies():
     assert state(g)["confirmed_not_hitler"] == []  # eve was elected with two fascist policies
     elect(g, "bob")
     assert state(g)["confirmed_not_hitler"] == ["bob"]
-    assert any(e["type"] == "confirmed_not_hitler" and e["player"] == "bob" for e in g.events)
+    assert any(e.type == "confirmed_not_hitler" and e.player == "bob" for e in g.events)

@@ -47,8 +47,8 @@ def test_r26_every_move_after_the_end_is_refused():
     g = make_game()
     g.fascist_policies = 5
     govern(g, "bob")
-    assert g.events[-1]["type"] == "game_over"
-    assert g.events[-1]["roles"]["cat"] == "hitler"  # R27
+    assert g.events[-1].type == "game_over"
+    assert g.events[-1].roles["cat"] == "hitler"  # R27
     before = g.to_dict()
     for move in (("nominate", "bob", "cat"), ("timeout",), ("absence", "ann", None, True)):
         with pytest.raises(IllegalAction, match="over"):

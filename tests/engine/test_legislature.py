@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalAction, player_view, secret_view
 
-from .helpers import act, elect, fail_election, govern, make_game, seat, state
+from .helpers import act, elect, fail_election, govern, make_game, public, seat, state
 
 
 def five_fascist_policies(**settings):
@@ -51,8 +51,8 @@ def test_r17_only_the_chancellor_enacts():
 def test_r5_discards_stay_secret_until_the_end():
     g = make_game(deck="LFF" + "L" * 5 + "F" * 9)
     govern(g, "bob", discard="F", enact="L")
-    assert all("F" not in repr(e) or e["type"] != "president_discarded" for e in g.events)
-    assert "policy" not in [key for e in g.events if "discarded" in e["type"] for key in e]
+    assert all("F" not in repr(e) or e["type"] != "president_discarded" for e in public(g.events))
+    assert "policy" not in [key for e in public(g.events) if "discarded" in e["type"] for key in e]
 
 
 def test_r6_reshuffle_when_fewer_than_three_cards_remain_after_enactment():
@@ -65,7 +65,7 @@ def test_r6_reshuffle_when_fewer_than_three_cards_remain_after_enactment():
     govern(g, "ann", discard="F", enact="F")
     s = state(g)
     assert (s["draw_pile"], s["discard_pile"]) == (12, 0)
-    assert any(e["type"] == "deck_reshuffled" for e in g.events)
+    assert any(e.type == "deck_reshuffled" for e in g.events)
 
 
 def test_r6_peek_shows_the_real_next_three_after_a_reshuffle():
@@ -141,7 +141,7 @@ def test_r19_accepted_veto_can_bring_chaos():
     s = state(g)
     assert s["election_tracker"] == 0
     assert (s["liberal_policies"], s["fascist_policies"]) == (1, 5)  # chaos enacted the top card, an L
-    assert [e["type"] for e in g.events[-4:]] == ["tracker_advanced", "chaos", "policy_enacted", "round_started"]
+    assert [e.type for e in g.events[-4:]] == ["tracker_advanced", "chaos", "policy_enacted", "round_started"]
 
 
 def test_r25_veto_unlocked_by_a_chaos_fifth_policy():

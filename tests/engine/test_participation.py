@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import IllegalAction, player_view
 
-from .helpers import act, elect, fail_election, govern, make_game, seat, state
+from .helpers import act, elect, fail_election, govern, make_game, public, seat, state
 
 
 def test_e2_missing_a_ballot_is_a_miss_counted_when_the_round_ends():
@@ -102,7 +102,7 @@ def test_e5_substitute_takes_the_exiled_seat_with_everything():
     assert s["exiled"] == ["ann"]
     assert s["missed"]["zed"] == 0
     assert player_view(g, seat(g, "zed"))["role"] == "liberal"
-    assert any(e["type"] == "substituted" and e["player"] == "zed" for e in g.events)
+    assert any(e.type == "substituted" and e.player == "zed" for e in g.events)
 
 
 def test_e5_hitler_exiled_without_substitute_wins_for_the_liberals():
@@ -198,7 +198,7 @@ def test_e8_cancel_ends_the_game_with_no_winner():
 def test_e7_warning_after_the_first_miss():
     g = make_game()
     act(g, "timeout")
-    assert {"type": "warned", "round": 1, "player": "ann", "missed_rounds": 1} in g.events
+    assert {"type": "warned", "round": 1, "player": "ann", "missed_rounds": 1} in public(g.events)
 
 
 def test_e1_round_counts_candidacies():
@@ -221,7 +221,7 @@ def test_e5_a_withdrawn_substitute_takes_no_seat():
     act(g, "substitute", name="zoe")
     act(g, "substitute", name="yan")
     events = act(g, "withdraw", name="zoe")
-    assert [event["type"] for event in events] == ["substitute_withdrawn"]
+    assert [event.type for event in events] == ["substitute_withdrawn"]
     act(g, "exile", target="dan")
     act(g, "timeout")  # the round ends: yan, not zoe, takes dan's seat
     assert "yan" in state(g)["alive"] and "zoe" not in state(g)["alive"]
@@ -231,7 +231,7 @@ def test_e8_a_withdrawn_replacement_leaves_the_seat_to_its_player():
     g = make_game()
     act(g, "replace", target="dan", name="zoe")
     events = act(g, "withdraw", name="zoe")
-    assert events == [{"type": "replacement_withdrawn", "player": "dan", "round": 1}]
+    assert public(events) == [{"type": "replacement_withdrawn", "player": "dan", "round": 1}]
     act(g, "timeout")
     assert "dan" in state(g)["alive"] and "zoe" not in state(g)["alive"]
     act(g, "substitute", name="zoe")  # the name is free again

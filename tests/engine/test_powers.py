@@ -4,11 +4,11 @@ import pytest
 
 from games.engine import IllegalAction, player_view
 
-from .helpers import act, fail_election, govern, make_game, seat, state
+from .helpers import act, fail_election, govern, make_game, public, seat, state
 
 
 def powers_granted(g):
-    return [(e["president"], e["power"]) for e in g.events if e["type"] in ("power_granted", "policy_peeked")]
+    return [(e.president, e.power) for e in g.events if e.type in ("power_granted", "policy_peeked")]
 
 
 @pytest.mark.parametrize(
@@ -33,8 +33,8 @@ def test_r20_power_on_each_fascist_slot_by_player_count(players, expected):
         govern(g, chancellor)
         step = state(g)["step"]
         if step == "nominate":
-            peeked = g.events[-1]["type"] == "round_started" and any(
-                e["type"] == "policy_peeked" and e["round"] == g.round - 1 for e in g.events
+            peeked = g.events[-1].type == "round_started" and any(
+                e.type == "policy_peeked" and e.round == g.round - 1 for e in g.events
             )
             seen.append("peek" if peeked else "none")
         else:
@@ -68,7 +68,7 @@ def test_r21_investigation_shows_party_to_the_president_alone():
     act(g, "investigate", "ann", "cat")
     assert player_view(g, seat(g, "ann"))["investigations"][0]["party"] == "fascist"  # R2: Hitler's party
     assert player_view(g, seat(g, "bob"))["investigations"] == []
-    event = g.events[[e["type"] for e in g.events].index("investigated")]
+    event = public(g.events)[[e.type for e in g.events].index("investigated")]
     assert "party" not in event
 
 
@@ -108,7 +108,7 @@ def test_r23_execution_kills_and_does_not_reveal():
     act(g, "execute", "dan", "eve")
     s = state(g)
     assert (s["dead"], s["alive"]) == (["eve"], ["ann", "bob", "cat", "dan"])
-    executed = next(e for e in g.events if e["type"] == "executed")
+    executed = next(e for e in public(g.events) if e["type"] == "executed")
     assert "role" not in executed
     act(g, "nominate", "ann", "bob")
     with pytest.raises(IllegalAction, match="eve is dead"):
@@ -208,4 +208,4 @@ def test_power_without_a_legal_target_is_forfeited():
     govern(g, "dan")
     s = state(g)
     assert (s["step"], s["president"]) == ("nominate", "bob")
-    assert [e["type"] for e in g.events[-3:]] == ["policy_enacted", "power_forfeited", "round_started"]
+    assert [e.type for e in g.events[-3:]] == ["policy_enacted", "power_forfeited", "round_started"]

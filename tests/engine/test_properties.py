@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import Action, GameState, IllegalAction, Settings, apply, codec, new_game, random_move, summary
 from games.engine.constants import ROLE_COUNTS, Role, SeatStatus
-from games.engine.events import EVENT_TYPES
+from games.engine.events import ENGINE_EVENTS
 
 from .helpers import NAMES
 
@@ -81,7 +81,7 @@ def play(n: int, seed: int, *, roundtrip_every: int = 0, settings=None) -> GameS
 @given(n=st.integers(5, 10), seed=st.integers(0, 2**32))
 def test_random_play_always_ends_with_a_winner(n, seed):
     g = play(n, seed)
-    assert {event["type"] for event in g.events} <= set(EVENT_TYPES)
+    assert {event.__class__ for event in g.events} <= set(ENGINE_EVENTS)
     assert g.winner in ("liberal", "fascist")
     reasons = ("liberal_policies", "fascist_policies", "hitler_executed", "hitler_elected", "hitler_exiled")
     assert g.win_reason in reasons

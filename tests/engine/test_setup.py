@@ -61,7 +61,7 @@ def test_game_starts_with_the_first_nomination():
     s = summary(g)
     assert (s["round"], s["step"], s["waiting_for"], s["president"]) == (1, "nominate", ["cat"], "cat")
     assert s["draw_pile"] == 17
-    assert g.events[0]["type"] == "game_started"
+    assert g.events[0].type == "game_started"
 
 
 def test_names_must_be_distinct():

@@ -5,7 +5,7 @@ import pytest
 from games.engine import IllegalAction, Settings, new_game
 from games.engine.constants import SeatStatus
 
-from .helpers import NAMES, act, elect, govern, make_game, roles_for, state, vote_all
+from .helpers import NAMES, act, elect, govern, make_game, public, roles_for, state, vote_all
 
 
 def test_t4_nomination_timeout_fail_loses_the_candidacy():
@@ -72,15 +72,15 @@ def test_t4_power_timeout_forfeits_by_default():
     act(g, "timeout")
     s = state(g)
     assert (s["step"], s["president"]) == ("nominate", "bob")
-    assert not any(e["type"] == "investigated" for e in g.events)
+    assert not any(e.type == "investigated" for e in g.events)
 
 
 def test_t4_power_timeout_random_uses_a_legal_target():
     g = make_game(9, power_timeout="random")
     govern(g, "dan")
     act(g, "timeout")
-    investigated = [e for e in g.events if e["type"] == "investigated"]
-    assert len(investigated) == 1 and investigated[0]["target"] != "ann"
+    investigated = [e for e in g.events if e.type == "investigated"]
+    assert len(investigated) == 1 and investigated[0].target != "ann"
 
 
 def test_t4_power_timeout_random_goes_to_the_execution_vote():
@@ -112,8 +112,8 @@ def test_t6_candidate_with_nobody_eligible_loses_the_candidacy_at_once():
     vote_all(g, "nein")  # cat's candidacy fails; ann may nominate nobody but cat
     s = state(g)
     assert (s["round"], s["president"], s["election_tracker"], s["step"]) == (4, "cat", 2, "nominate")
-    lost = [e for e in g.events if e["type"] == "candidacy_lost"]
-    assert lost == [{"type": "candidacy_lost", "round": 3, "president": "ann", "reason": "nobody_eligible"}]
+    lost = [e for e in g.events if e.type == "candidacy_lost"]
+    assert public(lost) == [{"type": "candidacy_lost", "round": 3, "president": "ann", "reason": "nobody_eligible"}]
 
 
 def test_t6_chaos_moves_a_game_with_only_hitler_left_to_its_end():
@@ -145,7 +145,7 @@ def test_timeout_after_the_game_is_illegal():
 
 def _outcome_of_timeout(g) -> dict:
     """The event right after `deadline_passed`: the one the deadline applied."""
-    events = act(g, "timeout")
+    events = public(act(g, "timeout"))
     assert events[0]["type"] == "deadline_passed" and "by_deadline" not in events[0]
     assert [e for e in events if e.get("by_deadline")] == [events[1]]
     return events[1]
@@ -205,7 +205,7 @@ def test_t4_the_outcome_a_deadline_applied_is_marked_by_deadline(arrange, settin
 def test_t4_a_move_the_player_made_is_never_marked_by_deadline():
     g = _at_the_discard()
     events = act(g, "discard", "ann", choice="F")
-    assert not any("by_deadline" in event for event in events)
+    assert not any("by_deadline" in event for event in public(events))
 
 
 def test_t4_a_random_discard_s_event_names_no_card():

@@ -21,7 +21,7 @@ def nominate(game, by="ann", target="bob", now=SOON):
 def test_a_move_is_applied_recorded_and_announced():
     game = running_game()
     events = nominate(game)
-    assert [e["type"] for e in events] == ["nominated"]
+    assert [e.type for e in events] == ["nominated"]
     game = reload(game)
     assert state_of(game)["step"] == "vote"
     record = game.actions.get(index=game.action_count - 1)

@@ -52,7 +52,7 @@ def test_a_digest_item_and_the_preferences_line_set_a_no_break_space_before_colo
     profile.language = "fr"
     profile.save()
     Notification.objects.create(
-        user=profile.user, game=game, kind="event", data={"event": "chaos"}, key="e1", created_at=START,
+        user=profile.user, game=game, kind="event", data={"event": "chaos", "round": 3}, key="e1", created_at=START,
         email=Notification.Email.PENDING, email_due_at=START,
     )  # fmt: skip
     send_due_emails(now=START)

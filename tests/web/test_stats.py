@@ -45,7 +45,7 @@ def expected(scripts: list[dict]) -> dict:
     for written in scripts:
         state, error = play(parse_script(written))
         assert error is None and state.over
-        chaos = sum(1 for event in state.events if event["type"] == "chaos")
+        chaos = sum(1 for event in state.events if event.type == "chaos")
         ends.append((len(written["players"]), state.win_reason, state.round, state.liberal_policies +
                      state.fascist_policies, chaos))  # fmt: skip
     return ends
