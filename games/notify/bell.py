@@ -7,6 +7,7 @@ only public events and the reader's own duties.
 
 from collections.abc import Callable
 from datetime import datetime, time, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -100,10 +101,9 @@ def _from_events(change: "Change") -> list[tuple]:
     return notices
 
 
-def _personal(change: "Change", event) -> list[tuple]:
+def _personal(kind: Notification.Kind, change: "Change", event) -> list[tuple]:
     """To the player it is about (E7 warning, exile)."""
     user_id = change.seat_of(event.data["player"]).user_id
-    kind = Notification.Kind.WARNING if event.type == ev.Warned.type else Notification.Kind.EXILED
     return (
         [] if user_id is None else [(user_id, change.game, kind, event.data, f"{kind}:{change.game.pk}:{event.index}")]
     )
@@ -158,8 +158,8 @@ NOTICES: dict[type, Callable[["Change", Any], list[tuple]]] = {
     ev.Executed: _digest,
     ev.DeadlinePassed: _nothing,
     ev.RoundMissed: _nothing,
-    ev.Warned: _personal,
-    ev.Exiled: _personal,
+    ev.Warned: partial(_personal, Notification.Kind.WARNING),
+    ev.Exiled: partial(_personal, Notification.Kind.EXILED),
     ev.Substituted: _digest,
     ev.Replaced: _nothing,
     ev.SubstituteJoined: _nothing,

@@ -95,7 +95,7 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,
-                "result": describe_stored("game_over", data),  # its "event" key is not a field: left out
+                "result": describe_stored(data["event"], data),  # its "event" key is not a field: left out
                 # by name: the stored roles keep no order (a JSON object)
                 "roles": ", ".join(f"{player} ({ROLE[role]()})" for player, role in sorted(data["roles"].items())),
             }

@@ -6,6 +6,7 @@ drawn (R27: everything is public once the game is over)."""
 from collections.abc import Iterable
 
 from games.engine import GameState, secret_view
+from games.engine.events import Chaos
 from games.models import Claim, Game, GameEvent, Seat
 
 
@@ -13,7 +14,8 @@ def record(game: Game, state: GameState, seats: Iterable[Seat], pending: list[Ga
     """Set what the statistics read of `game`, which `state` has just ended, on the game's row and on `seats` (the
     change's own rows, which it saves whole: a role written past them would be written over), and the claims' truth;
     `pending`: the ending change's events, not yet saved. Returns the seats given a role, for the change to save."""
-    chaos = GameEvent.objects.filter(game=game, type="chaos").count() + sum(1 for e in pending if e.type == "chaos")
+    stored = GameEvent.objects.filter(game=game, type=Chaos.type).count()
+    chaos = stored + sum(1 for e in pending if e.type == Chaos.type)
     set_figures(game, state, chaos)
     match_claims(game, state, Claim.objects)
     return set_roles(state, seats)
