@@ -1,7 +1,7 @@
 """Comments and docstrings in product code say why, never which issue or how fast: an issue number or a timing
 measurement is true the day it is written and stale soon after. History lives in git, figures in the
-measurement log (docs/), each with the command that reproduces it. A configured duration ("every 20 s",
-"deadline in 48 hours") is not a measurement: it says what the code does, and changes with it.
+measurement log (docs/measurements.md), each with the command that reproduces it. A configured duration ("every
+20 s", "deadline in 48 hours") is not a measurement: it says what the code does, and changes with it.
 
 Product code is every tracked file but the tests, the developer tools, migrations (history by design) and the
 documentation."""
