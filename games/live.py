@@ -1,6 +1,6 @@
 """Live threads: what a game's page shows, fingerprinted in one query, so that a page left open asks "anything
 new?" every few seconds and is answered "no" (304) for the price of that query and the sign-in's; and a page of
-the thread's posts, read in one query. Both are written out as SQL, once per process.
+the thread's posts.
 
 The fingerprint covers everything a viewer's page of the thread shows: the game row (status, step, events, who
 owes a move, deadline, pause, lock), the thread's posts (new, edited, hidden or unhidden, their authors deleted),
@@ -11,39 +11,16 @@ carries the minute, since without JavaScript its countdown is the server's text.
 """
 
 from datetime import datetime
-from functools import cache
 
-from django.contrib.auth import get_user_model
-from django.db import connection
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
-from .models import Absence, ActionRecord, Claim, Game, Note, Post, Profile, Seat, ThreadRead
-from .models.rows import moment_converter
+from .models import Post, sql
+from .models.sql import AGGREGATES, GAME_FIELDS, moment_converter
+from .presenters import POST_FIELDS
 
-User = get_user_model()
-
-# Its visibility and link key too: who may read the page at its number, and the addresses its links carry.
-GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name",
-               "visibility", "link_key")  # fmt: skip
-AGGREGATES = (
-    "live_posts",
-    "live_posts_hidden",
-    "live_posts_signed",
-    "live_posts_edited",
-    "live_claims",
-    "live_seats",
-    "live_seats_ids",
-    "live_seats_active",
-    "live_own_actions",
-    "live_own_absences",
-    "live_own_absences_started",
-    "live_own_absences_over",
-    "live_own_notes",
-    "live_read_mark",
-)
 LIVE_HEADER = "X-Live"  # sent by the page's script when it asks for news; its answers leave flash messages unread
 READ_HEADER = "X-Read-Before"  # sent with it: the reader's read mark when the page was loaded ("New posts")
 
@@ -52,74 +29,16 @@ def fingerprint(game_id: int, thread: str, viewer_id: int | None) -> tuple | Non
     """Everything the game's page of `thread` shows `viewer_id` (None: a visitor), as one tuple read in one query
     (GAME_FIELDS, then AGGREGATES); None if there is no game. Only what that viewer sees moves it: no one else's
     ballot changed, absence or resignation (a page that changes for nothing would tell that something secret
-    happened)."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    viewer = viewer_id or 0
-    with connection.cursor() as cursor:
-        cursor.execute(_fingerprint_sql(), {"game": game_id, "thread": thread, "viewer": viewer, "now": now})
-        return cursor.fetchone()
-
-
-@cache
-def _fingerprint_sql() -> str:
-    """The fingerprint's query, written out: built with the ORM (thirteen aggregate subqueries) it cost 5 ms of
-    Python at every ask, ten times the query itself, and an open page asks every LIVE_POLL_SECONDS (issue 14).
-    Each aggregate reads its table once; each gives one row, even over no rows. The tables are named from the
-    models; the columns are written as the models name them (none sets db_column)."""
-    models = (Game, Post, Claim, Seat, ActionRecord, Absence, Note, ThreadRead)
-    game, post, claim, seat, action, absence, note, read = (connection.ops.quote_name(m._meta.db_table) for m in models)
-    fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
-    return f"""
-        SELECT {fields}, p.n, p.hidden, p.signed, p.edited, c.n, s.n, s.ids, s.active, a.n, o.n, o.started, o.ended,
-               n.saved, r.mark
-        FROM {game} g
-        CROSS JOIN (SELECT COUNT(*) AS n, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
-                           COUNT(author_id) AS signed, MAX(edited_at) AS edited
-                    FROM {post} WHERE game_id = %(game)s AND thread = %(thread)s) p
-        CROSS JOIN (SELECT COUNT(*) AS n FROM {claim} WHERE game_id = %(game)s) c
-        CROSS JOIN (SELECT COUNT(*) AS n, SUM(id) AS ids, SUM(CASE WHEN active THEN 1 ELSE 0 END) AS active
-                    FROM {seat} WHERE game_id = %(game)s) s
-        CROSS JOIN (SELECT COUNT(*) AS n FROM {action} WHERE game_id = %(game)s AND actor_id = %(viewer)s) a
-        CROSS JOIN (SELECT COUNT(*) AS n, SUM(CASE WHEN absence.starts_at <= %(now)s THEN 1 ELSE 0 END) AS started,
-                           SUM(CASE WHEN absence.ends_at <= %(now)s OR absence.ended_early_at <= %(now)s
-                               THEN 1 ELSE 0 END) AS ended
-                    FROM {absence} absence JOIN {seat} own ON own.id = absence.seat_id
-                    WHERE own.game_id = %(game)s AND own.user_id = %(viewer)s) o
-        CROSS JOIN (SELECT MAX(updated_at) AS saved FROM {note} WHERE game_id = %(game)s AND author_id = %(viewer)s) n
-        CROSS JOIN (SELECT MAX(last_read_at) AS mark FROM {read}
-                    WHERE game_id = %(game)s AND thread = %(thread)s AND user_id = %(viewer)s) r
-        WHERE g.id = %(game)s
-    """
-
-
-# A post as a thread's page shows it (games.presenters.POST_FIELDS), column by column.
-POST_COLUMNS = ("p.id", "p.author_id", "p.html", "p.created_at", "p.edited_at", "p.hidden_at", "u.username",
-                "f.display_name")  # fmt: skip
-MOMENTS = tuple(POST_COLUMNS.index(column) for column in ("p.created_at", "p.edited_at", "p.hidden_at"))
+    happened). An open page asks for it every LIVE_POLL_SECONDS: it is one statement written as SQL (sql.py)."""
+    return sql.fingerprint(game_id, thread, viewer_id or 0, timezone.now())
 
 
 def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
-    """Posts `start` to `stop` of the thread, in its order, as plain rows of POST_COLUMNS. Their ids are read from
+    """Posts `start` to `stop` of the thread, in its order, as plain rows of POST_FIELDS. Their ids are read from
     the thread's index alone (post_page_idx), then those rows only, joined with their authors: joined first, the
-    page after an OFFSET read, joined and sorted every post before it (4.7 ms of PostgreSQL for the last page of a
-    1,000-post thread). Written out like the fingerprint: built by the ORM, the query cost 3 ms of Python."""
-    with connection.cursor() as cursor:
-        cursor.execute(_page_sql(), {"game": game_id, "thread": thread, "start": start, "count": stop - start})
-        rows = cursor.fetchall()
-    convert = moment_converter()
-    return [tuple(convert(value) if n in MOMENTS else value for n, value in enumerate(row)) for row in rows]
-
-
-@cache
-def _page_sql() -> str:
-    post, user, profile = (connection.ops.quote_name(m._meta.db_table) for m in (Post, User, Profile))
-    return f"""
-        SELECT {", ".join(POST_COLUMNS)}
-        FROM {post} p LEFT JOIN {user} u ON u.id = p.author_id LEFT JOIN {profile} f ON f.user_id = u.id
-        WHERE p.id IN (SELECT id FROM {post} WHERE game_id = %(game)s AND thread = %(thread)s
-                       ORDER BY created_at, id LIMIT %(count)s OFFSET %(start)s)
-        ORDER BY p.created_at, p.id
-    """
+    page after an OFFSET would join and sort every post before it."""
+    ids = Post.objects.filter(game_id=game_id, thread=thread).order_by("created_at", "pk").values("pk")[start:stop]
+    return list(Post.objects.filter(pk__in=ids).order_by("created_at", "pk").values_list(*POST_FIELDS))
 
 
 def public(fingerprint: tuple) -> tuple:

@@ -26,9 +26,6 @@ PENDING = {
     "games/api/problems.py",
     "games/api/stats.py",
     "games/engine/constants.py",
-    "games/live.py",
-    "games/models/rows.py",
-    "games/views/lobby.py",
 }
 
 # An issue of this project: "issue 30", "issues 19 and 27", "(#17)". Another project's is cited by its address.

@@ -6,13 +6,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from ninja.security import HttpBearer
 
-from games.models import ApiRequestCount, ApiToken
+from games.models import ApiRequestCount, ApiToken, sql
 from games.services import GameError
 
 
@@ -64,14 +63,7 @@ class Token(HttpBearer):
 def _count(token: ApiToken, now: datetime) -> None:
     """One more request in this minute, counted in one statement every process shares; 429 beyond the limit."""
     minute = int(now.timestamp() // 60)
-    table = connection.ops.quote_name(ApiRequestCount._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (token_id, minute, count) VALUES (%s, %s, 1) "
-            f"ON CONFLICT (token_id, minute) DO UPDATE SET count = {table}.count + 1 RETURNING count",
-            [token.pk, minute],
-        )
-        (count,) = cursor.fetchone()
+    count = sql.count_api_request(token.pk, minute)
     if count == 1:  # a new minute: the old counts go
         ApiRequestCount.objects.filter(token=token, minute__lt=minute - 1).delete()
     if count > settings.API_REQUESTS_PER_MINUTE:

@@ -4,7 +4,6 @@ Every change to these rows goes through games.services, in one transaction with 
 """
 
 import secrets
-from copy import deepcopy
 from datetime import timedelta
 
 from django.conf import settings
@@ -145,11 +144,10 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
 
-    def save(self, *args, **kwargs):  # the row now holds what was written (see changed_fields)
+    def save(self, *args, **kwargs):
         if self._match_link_key_to_visibility() and kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = [*kwargs["update_fields"], "link_key"]
         super().save(*args, **kwargs)
-        self.saved(kwargs.get("update_fields") or [field.attname for field in self._meta.concrete_fields])
 
     def get_absolute_url(self) -> str:
         return self.address()
@@ -185,41 +183,6 @@ class Game(models.Model):
                 }
             )
 
-    # What the row holds in the database, as far as this instance knows: a change writes only the fields that
-    # differ from it (changed_fields), found from the model itself, never from a hand-kept list.
-    @classmethod
-    def from_db(cls, db, field_names, values):
-        game = super().from_db(db, field_names, values)
-        stored = game._stored = dict(zip(field_names, values, strict=True))  # a list of games reads many rows
-        for name in _MUTABLE.intersection(stored):
-            stored[name] = _kept(stored[name])
-        return game
-
-    def changed_fields(self) -> list[str]:
-        """The attribute names of the fields whose values differ from the row's (all of them for a new game)."""
-        stored = getattr(self, "_stored", {})
-        deferred = self.get_deferred_fields()
-        missing = object()
-        return [
-            field.attname
-            for field in self._meta.concrete_fields
-            if not field.primary_key
-            and field.attname not in deferred
-            and getattr(self, field.attname) != stored.get(field.attname, missing)
-        ]
-
-    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
-        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
-        deferred = self.get_deferred_fields()
-        self.saved(fields or [f.attname for f in self._meta.concrete_fields if f.attname not in deferred])
-
-    def saved(self, names) -> None:
-        """These fields were written: the row holds their values now."""
-        stored = self.__dict__.setdefault("_stored", {})
-        for name in names:
-            attname = self._meta.get_field(name).attname
-            stored[attname] = _kept(getattr(self, attname))
-
     def load_state(self) -> GameState:
         """The engine's state of this running or finished game, with its settings (stored in `house_rules`)."""
         return codec.decode(self.state, self.rules.for_engine())
@@ -237,17 +200,16 @@ class Game(models.Model):
         return timedelta(minutes=amount) if self.minute_durations else timedelta(hours=amount)
 
 
+# What a change (a move, a deadline, a moderator's intervention) writes of the game's row: the running game, its
+# result and the sweep's bookkeeping. Its settings are written by whoever sets them, with save(update_fields=...).
+PLAYED_FIELDS = ("status", "state", "step_number", "event_count", "action_count", "round_started_at",
+                 "session_started_at", "step_started_at", "deadline", "paused_at", "thread_locked", "waiting", "winner",
+                 "win_reason", "finished_at", "rounds", "policies", "chaos_policies", "sweep_failures", "sweep_error",
+                 "sweep_retry_at")  # fmt: skip
+
+
 def new_link_key() -> str:
     return secrets.token_urlsafe(LINK_KEY_BYTES)
-
-
-# The fields whose values may change in place (JSON: dicts and lists), copied when read; found from the model.
-_MUTABLE = frozenset(field.attname for field in Game._meta.concrete_fields if isinstance(field, models.JSONField))
-
-
-def _kept(value):
-    """A value as the row holds it, safe from changes made in place (a JSON field's dict or list)."""
-    return deepcopy(value) if isinstance(value, dict | list) else value
 
 
 class Seat(models.Model):

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -22,7 +22,8 @@ from games.engine import GameState, IllegalAction, Step, apply, waiting_for
 from games.engine import events as ev
 from games.engine.events import LogEntry, ModeratorAction, to_data
 from games.engine.notation import BadShape, check_shape, to_action
-from games.models import ActionRecord, Game, GameEvent, Seat, rows
+from games.models import ActionRecord, Game, GameEvent, Seat, sql
+from games.models.game import PLAYED_FIELDS
 from games.notify import notify_changes
 from games.signals import game_changed, newcomer_dropped
 
@@ -67,7 +68,7 @@ class Change:
 def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
     """Start changing a running game (its row locked by the caller)."""
     if seats is None:
-        seats = rows.seats(game)
+        seats = list(game.seats.all())
     state = game.load_state()
     change = Change(game, state, {seat.name: seat for seat in seats}, now)
     change.owed_before, change.step_before = set(waiting_for(state)), state.step_number
@@ -303,22 +304,11 @@ def persist(changes: list[Change]) -> None:
 
 
 def _save_games(games: list[Game]) -> None:
-    """One UPDATE per game, sent in one executemany: bulk_update's CASE expressions cost far more to build.
-    The columns written are those any of the games changed, found from the model (Game.changed_fields)."""
-    names = sorted({name for game in games for name in game.changed_fields()})
-    if not names:
-        return
-    fields = [Game._meta.get_field(name) for name in names]
-    assignments = ", ".join(f"{connection.ops.quote_name(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {connection.ops.quote_name(Game._meta.db_table)} SET {assignments} WHERE id = %s"
-    rows = [
-        [field.get_db_prep_save(getattr(game, field.attname), connection) for field in fields] + [game.pk]
-        for game in games
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-    for game in games:
-        game.saved(names)
+    """Every game's played fields: a sweep's batch together, in one round trip."""
+    if len(games) == 1:
+        games[0].save(update_fields=PLAYED_FIELDS)
+    elif games:
+        sql.save_played(games)
 
 
 def _save_seats(seats: list[Seat]) -> None:
@@ -331,10 +321,10 @@ def _save_seats(seats: list[Seat]) -> None:
 
 def lock_game(game_id: int) -> Game:
     """The game row, locked until the transaction ends (call inside one); GameError when there is none."""
-    game = rows.game(game_id, lock=True)
-    if game is None:
-        raise GameError(_("There is no such game."), code="no_such_game")
-    return game
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError(_("There is no such game."), code="no_such_game") from None
 
 
 @contextmanager

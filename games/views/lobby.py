@@ -1,14 +1,11 @@
 """The lobby: open games, my games with "your move", finished games; creating, joining and leaving games."""
 
-from collections import namedtuple
 from datetime import datetime
-from functools import cache
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import connection
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -18,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games import fragments
 from games.forms import GameForm
-from games.models import Game, Seat, rows
+from games.models import Game
 from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 from games.services.lobby import renew_link as renew
@@ -26,14 +23,11 @@ from games.services.lobby import renew_link as renew
 from .common import attempt, load, reach
 from .header import visitor_page
 
-# The columns each public list shows (games/_*_games.html), and nothing else, read as plain rows: a game row has
-# some forty columns, and a model object per game was most of the lobby's time (issues 14, 30). Each list is one
-# query, written out once (built by the ORM, the three cost 5 ms of Python), and one fragment (games/fragments.py)
-# keyed by its rows, so that a game that changes gives its list a new key.
-OpenGame = namedtuple("OpenGame", "pk name players player_count nomination_hours election_hours legislative_hours "
-                      "power_hours lobby_closes_at")  # fmt: skip
-RunningGame = namedtuple("RunningGame", "pk name deadline")
-FinishedGame = namedtuple("FinishedGame", "pk name winner")
+# Each public list is read as the columns it shows (games/_*_games.html), and nothing else: a game row has some
+# forty columns. Each list is one fragment (games/fragments.py) keyed by its rows, so that a game that changes
+# gives its list a new key.
+OPEN_COLUMNS = ("pk", "name", "players", "player_count", "nomination_hours", "election_hours", "legislative_hours",
+                "power_hours", "lobby_closes_at")  # fmt: skip
 LISTED = 50  # open and running games shown
 FINISHED_LISTED = 20
 OVER = (Game.Status.FINISHED, Game.Status.CANCELLED)
@@ -56,24 +50,17 @@ def home(request):
 
 
 def _public_rows() -> dict[str, tuple]:
-    """The lobby's open, running and finished games, each list as the rows it shows, in one round trip."""
-    moment = rows.moment_converter()
-    params = {"public": Game.Visibility.PUBLIC, "open": Game.Status.OPEN, "running": Game.Status.RUNNING,
-              "finished": Game.Status.FINISHED, "cancelled": Game.Status.CANCELLED, "listed": LISTED,
-              "finished_listed": FINISHED_LISTED}  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(_lists_sql(), params)
-        found = cursor.fetchall()
-    lists = {"open_games": [], "running_games": [], "finished_games": []}
-    opened, running, finished = lists.values()
-    for row in found:
-        if row[0] == 0:
-            opened.append(OpenGame(*row[1:9], moment(row[9])))
-        elif row[0] == 1:
-            running.append(RunningGame(row[1], row[2], moment(row[9])))
-        else:
-            finished.append(FinishedGame(row[1], row[2], row[10]))
-    return {name: tuple(games) for name, games in lists.items()}
+    """The lobby's open, running and finished games, each list as the rows it shows."""
+    public = Game.objects.filter(visibility=Game.Visibility.PUBLIC)
+    players = Count("seats", filter=Q(seats__is_substitute=False))
+    opened = public.filter(status=Game.Status.OPEN).annotate(players=players).order_by("lobby_closes_at", "pk")
+    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at", "-pk")
+    finished = public.filter(status__in=OVER).order_by("-finished_at", "-pk")
+    return {
+        "open_games": tuple(opened.values_list(*OPEN_COLUMNS, named=True)[:LISTED]),
+        "running_games": tuple(running.values_list("pk", "name", "deadline", named=True)[:LISTED]),
+        "finished_games": tuple(finished.values_list("pk", "name", "winner", named=True)[:FINISHED_LISTED]),
+    }
 
 
 def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:
@@ -85,55 +72,6 @@ def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:
     parts = [(name, lists[name], minute if name == "running_games" else None) for name in shown]
     html = fragments.render_many("lobby", [(part, _maker(*part)) for part in parts])
     return lists | {name: mark_safe(part) for name, part in zip(shown, html, strict=True)}
-
-
-@cache
-def _lists_sql() -> str:
-    """The three lists' query, each list (0 open, 1 running, 2 finished) an arm in its own order, in the columns:
-    list, the OpenGame's but the last, a moment (the lobby's closing, the deadline), the winner, the place in its
-    list. The arms are subqueries so that each may have its order and limit (SQLite has no parenthesised arms)."""
-    game, seat = (connection.ops.quote_name(model._meta.db_table) for model in (Game, Seat))
-    players = f"(SELECT COUNT(*) FROM {seat} s WHERE s.game_id = g.id AND NOT s.is_substitute)"
-    public = f"FROM {game} g WHERE g.visibility = %(public)s AND"
-    nothing = ", ".join(["CAST(NULL AS integer)"] * 6)  # the open list's counts and durations
-
-    def arm(number: int, columns: str, where: str, order: str, limit: str) -> str:
-        return f"""SELECT * FROM (SELECT {number} AS list, g.id, g.name, {columns}, ROW_NUMBER() OVER (ORDER BY {order})
-                   AS place {public} {where} ORDER BY {order} LIMIT %({limit})s) AS list{number}"""
-
-    return f"""
-        {
-        arm(
-            0,
-            f"{players}, g.player_count, g.nomination_hours, g.election_hours, g.legislative_hours, "
-            "g.power_hours, g.lobby_closes_at, CAST(NULL AS varchar(16))",
-            "g.status = %(open)s",
-            "g.lobby_closes_at, g.id",
-            "listed",
-        )
-    }
-        UNION ALL
-        {
-        arm(
-            1,
-            f"{nothing}, g.deadline, CAST(NULL AS varchar(16))",
-            "g.status = %(running)s",
-            "g.started_at DESC, g.id DESC",
-            "listed",
-        )
-    }
-        UNION ALL
-        {
-        arm(
-            2,
-            f"{nothing}, CAST(NULL AS timestamp with time zone), g.winner",
-            "g.status IN (%(finished)s, %(cancelled)s)",
-            "g.finished_at DESC, g.id DESC",
-            "finished_listed",
-        )
-    }
-        ORDER BY list, place
-    """
 
 
 def _maker(name: str, games: tuple, minute: datetime | None):

@@ -1,0 +1,109 @@
+"""The statements written as SQL (games/models/sql.py) answer what the plain ORM answers."""
+
+from datetime import timedelta
+
+import pytest
+from django.db.models import BigIntegerField, Case, Count, Max, Q, Sum, When
+
+from games.models import Absence, ActionRecord, ApiToken, Claim, Game, Note, Post, Seat, ThreadRead, sql
+from games.models.game import PLAYED_FIELDS
+from games.services import make_move
+from games.services.forum import post_message
+from tests.factories import START, make_user, running_game
+
+from .helpers import reload, user
+
+pytestmark = pytest.mark.django_db
+ID = BigIntegerField()
+MOMENTS = ("deadline", "paused_at", "live_posts_edited", "live_own_notes", "live_read_mark")
+
+
+def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | None:
+    """What sql.fingerprint reads, asked of the ORM one table at a time."""
+    game = Game.objects.filter(pk=game_id).values_list(*sql.GAME_FIELDS).first()
+    if game is None:
+        return None
+    posts = Post.objects.filter(game_id=game_id, thread=thread).aggregate(
+        n=Count("pk"), hidden=Sum(Case(When(hidden_at=None, then=0), default="pk", output_field=ID)),
+        signed=Count("author"), edited=Max("edited_at"),
+    )  # fmt: skip
+    seats = Seat.objects.filter(game_id=game_id).aggregate(
+        n=Count("pk"), ids=Sum("pk"), active=Sum(Case(When(active=True, then=1), default=0))
+    )
+    own = Absence.objects.filter(seat__game_id=game_id, seat__user_id=viewer).aggregate(
+        n=Count("pk"), started=Sum(Case(When(starts_at__lte=now, then=1), default=0)),
+        ended=Sum(Case(When(Q(ends_at__lte=now) | Q(ended_early_at__lte=now), then=1), default=0)),
+    )  # fmt: skip
+    notes = Note.objects.filter(game_id=game_id, author_id=viewer).aggregate(saved=Max("updated_at"))
+    read = ThreadRead.objects.filter(game_id=game_id, thread=thread, user_id=viewer).aggregate(mark=Max("last_read_at"))
+    return (
+        *game, posts["n"], posts["hidden"], posts["signed"], posts["edited"],
+        Claim.objects.filter(game_id=game_id).count(), seats["n"], seats["ids"], seats["active"],
+        ActionRecord.objects.filter(game_id=game_id, actor_id=viewer).count(), own["n"], own["started"], own["ended"],
+        notes["saved"], read["mark"],
+    )  # fmt: skip
+
+
+def as_read(row: tuple) -> tuple:
+    """The statement's row with its moments as the ORM gives them (SQLite gives text)."""
+    convert, names = sql.moment_converter(), sql.GAME_FIELDS + sql.AGGREGATES
+    return tuple(convert(value) if name in MOMENTS else value for name, value in zip(names, row, strict=True))
+
+
+def fingerprints_agree(game: Game, thread: str, viewer: int, now) -> bool:
+    row = sql.fingerprint(game.pk, thread, viewer, now)
+    return as_read(row) == plain_fingerprint(game.pk, thread, viewer, now)
+
+
+def test_the_fingerprint_of_a_game_with_nothing_in_its_thread_is_the_orms():
+    game = running_game()
+    assert fingerprints_agree(game, Post.Thread.MAIN, 0, START)
+    assert fingerprints_agree(game, Post.Thread.GRAVEYARD, user("ann").pk, START)
+
+
+def test_the_fingerprint_of_a_played_and_discussed_game_is_the_orms():
+    game = running_game()
+    ann = user("ann")
+    now = START + timedelta(hours=1)
+    first = post_message(game.pk, ann, "Hello", now=now)
+    post_message(game.pk, user("bob"), "Hi", now=now)
+    Post.objects.filter(pk=first.pk).update(hidden_at=now, edited_at=now)
+    state = reload(game).load_state()
+    make_move(game.pk, ann, {"type": "nominate", "target": state.seats[1].name}, state.step_number, now=now)
+    seat = Seat.objects.get(game=game, user=ann)
+    Absence.objects.create(seat=seat, starts_at=now, ends_at=now + timedelta(days=2))
+    Absence.objects.create(seat=seat, starts_at=now - timedelta(days=3), ends_at=now - timedelta(days=1))
+    Note.objects.create(game=game, author=ann, body="bob lies", updated_at=now)
+    ThreadRead.objects.create(game=game, user=ann, thread=Post.Thread.MAIN, last_read_at=now)
+    Claim.objects.create(
+        game=game, round=1, office=Claim.Office.PRESIDENT, author=ann, author_name="ann", cards="FFL", created_at=now
+    )
+    for viewer in (0, ann.pk, user("bob").pk):
+        assert fingerprints_agree(game, Post.Thread.MAIN, viewer, now + timedelta(days=1))
+
+
+def test_no_game_has_no_fingerprint():
+    assert sql.fingerprint(0, Post.Thread.MAIN, 0, START) is None
+    assert plain_fingerprint(0, Post.Thread.MAIN, 0, START) is None
+
+
+def test_saving_a_batch_of_played_games_writes_what_bulk_update_writes():
+    games = [running_game(), running_game(), running_game()]
+    twins = [running_game(), running_game(), running_game()]
+    for n, (game, twin) in enumerate(zip(games, twins, strict=True)):
+        for row in (game, twin):
+            row.step_number, row.waiting, row.thread_locked = 7 + n, f"{n},3", bool(n % 2)
+            row.deadline, row.paused_at, row.sweep_error = START + timedelta(hours=n), None, f"error {n}"
+            row.state, row.winner = f'{{"n": {n}}}', "liberal"
+    sql.save_played(games)
+    Game.objects.bulk_update(twins, PLAYED_FIELDS)
+    for game, twin in zip(games, twins, strict=True):
+        written, expected = reload(game), reload(twin)
+        assert [getattr(written, name) for name in PLAYED_FIELDS] == [getattr(expected, name) for name in PLAYED_FIELDS]
+        assert written.name == game.name and written.step_number == game.step_number
+
+
+def test_each_api_request_of_a_minute_is_counted_once_and_a_new_minute_starts_at_one():
+    token = ApiToken.objects.create(user=make_user("zed"), name="t", digest="d", prefix="p", created_at=START)
+    assert [sql.count_api_request(token.pk, 100) for _ in range(3)] == [1, 2, 3]
+    assert sql.count_api_request(token.pk, 101) == 1
