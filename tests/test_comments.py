@@ -18,16 +18,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOT_PRODUCT = re.compile(r"^(tests|devtools|docs|locale)/|(^|/)migrations/|^(README\.md|mkdocs\.yml)$")
 
-# Files another part of the same work is rewriting, which still cite issues or timings: each leaves this list
-# once clean, and the test below fails on a listed file that is already clean, so the list only ever shrinks.
-PENDING = {
-    "games/api/__init__.py",
-    "games/api/notes.py",
-    "games/api/problems.py",
-    "games/api/stats.py",
-    "games/engine/constants.py",
-}
-
 # An issue of this project: "issue 30", "issues 19 and 27", "(#17)". Another project's is cited by its address.
 # A colour ("color: #333") and an anchor ("#1" in a link) are not issues.
 ISSUE = re.compile(r"\b(?:issues?|tickets?)\s+#?\d+|(?<![\w&/\"':])(?<!: )#\d+\b", re.IGNORECASE)
@@ -135,13 +125,8 @@ def offences(path: str) -> list[str]:
 
 
 def test_product_comments_cite_no_issue_and_no_timing():
-    found = [offence for path in tracked_product_files() if path not in PENDING for offence in offences(path)]
+    found = [offence for path in tracked_product_files() for offence in offences(path)]
     assert found == []
-
-
-def test_every_pending_file_still_has_something_to_clean():
-    clean = sorted(path for path in PENDING if not (ROOT / path).is_file() or not offences(path))
-    assert clean == [], "cleaned or gone: take these off PENDING in tests/test_comments.py"
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The caller's private notes on a game: theirs alone, as on the game's page (issue 29)."""
+"""The caller's private notes on a game: theirs alone, as on the game's page."""
 
 from datetime import datetime
 from typing import Annotated

@@ -1,4 +1,4 @@
-"""The API's refusals as RFC 9457 problem documents (issue 17), and their words for programs (issue 27): what the
+"""The API's refusals as RFC 9457 problem documents, and their words for programs: what the
 services word for a page, and pydantic's English-only complaints about a field, said as a program's author reads
 them, in the token owner's language; and the handlers that send them, one for each kind of refusal (HANDLERS)."""
 

@@ -1,4 +1,4 @@
-"""The statistics (issue 31): the site's finished games by table size and by setting, and a player's record, the
+"""The statistics: the site's finished games by table size and by setting, and a player's record, the
 same figures as the statistics page and the profile (games/stats.py)."""
 
 from typing import Any
