@@ -39,6 +39,7 @@ HERE_MOST = 256  # fragments kept in this process's memory too (render(here=True
 _here: dict[str, str] = {}
 _unwritten: ContextVar[dict[str, str] | None] = ContextVar("unwritten_fragments", default=None)
 _passed_by_until = 0.0  # this process leaves the cache alone until then (time.monotonic()) after it failed
+_bypassed: ContextVar[bool] = ContextVar("fragments_bypassed", default=False)
 
 
 class StaleFragment(AssertionError):
@@ -49,7 +50,7 @@ def render(kind: str, parts: Hashable, make: Callable[[], str], *, here: bool = 
     """The fragment `kind` made of `parts` (everything it shows, as values), from the cache or made by `make()`.
     `here`: a fragment of few variants that most pages show (the header's links, an empty reply form), kept in
     this process's memory too, so that a page asks the cache for it once per process rather than once a page."""
-    if here:
+    if here and not _bypassed.get():
         key = _key(kind, _context(), parts)
         html = _here.get(key)
         if html is not None and not settings.FRAGMENT_CHECK:
@@ -64,6 +65,8 @@ def render(kind: str, parts: Hashable, make: Callable[[], str], *, here: bool = 
 
 def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) -> list[str]:
     """Several fragments of one kind, in order, asked of the cache at once (one round trip for a page's posts)."""
+    if _bypassed.get():
+        return [make() for _parts, make in items]
     context = _context()
     keys = [_key(kind, context, parts) for parts, _make in items]
     unwritten = _unwritten.get()
@@ -99,6 +102,21 @@ def written_together() -> Iterator[None]:
         _unwritten.reset(token)
         if made:
             _set_many(made)
+
+
+@contextmanager
+def bypassed() -> Iterator[None]:
+    """Within it nothing is read from the cache or kept: every fragment is made afresh and every page rendered by its
+    templates alone, the page the cache must agree with (the suite renders each page both ways and compares)."""
+    token = _bypassed.set(True)
+    try:
+        yield
+    finally:
+        _bypassed.reset(token)
+
+
+def is_bypassed() -> bool:
+    return _bypassed.get()
 
 
 def _context() -> tuple:

@@ -48,7 +48,7 @@ class _Links:
 def visitor_links(request) -> dict:
     """Context processor: `visitor_links`, the header's links of a visitor's page; none for a signed-in reader."""
     user = getattr(request, "user", None)
-    if user is None or user.is_authenticated:
+    if user is None or user.is_authenticated or fragments.is_bypassed():
         return {}
     return {"visitor_links": _Links(request)}
 
@@ -60,8 +60,9 @@ def visitor_page(
     """The page `template` for a visitor, kept whole as the fragment `kind` keyed by `parts` (everything it shows
     but the language and zone, which every fragment's key holds, and the address) and rendered from `context()` when
     not kept; `filled`: the context's values that are this request's own (the live tag), put in where the template
-    puts them. None for a signed-in reader, or a visitor with messages waiting (shown to them, once)."""
-    if request.user.is_authenticated or len(messages.get_messages(request)):
+    puts them. None for a signed-in reader, a visitor with messages waiting (shown to them, once), or with the
+    fragment cache bypassed (fragments.bypassed)."""
+    if request.user.is_authenticated or fragments.is_bypassed() or len(messages.get_messages(request)):
         return None
 
     def render(marks: dict[str, str]) -> str:
