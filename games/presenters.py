@@ -3,14 +3,11 @@
 import math
 from collections import Counter
 from collections.abc import Iterator
-from functools import cache, partial
+from functools import cache
 
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils import dateformat, timezone
-from django.utils.formats import get_format
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -86,45 +83,24 @@ POST_FIELDS = ("pk", "author_id", "html", "created_at", "edited_at", "hidden_at"
 
 
 def post_htmls(game, posts: list[dict]) -> list[str]:
-    """Each post's author, times and body as every reader sees them; what differs per reader (edit, quote, report)
-    is the page's. Not kept one by one: the page's fragment keeps them (kept one by one, a page read for the first
-    time asked the cache for 25 posts and wrote them, more than writing them here costs)."""
-    write = partial(_post_html, game, _PostWords())
-    return [write(post) for post in posts]
+    """Each post's author, times and body as every reader sees them (templates/games/_post.html); what differs per
+    reader (edit, quote, report) is the page's. Not kept one by one: the page's fragment keeps them (kept one by
+    one, a page read for the first time asked the cache for 25 posts and wrote them, more than rendering them costs).
+    Its HTML was sanitised when it was saved."""
+    template = get_template("games/_post.html")
+    profile = cache(lambda username: reverse("games:user_profile", args=[username]))  # a page has a few authors
+    return [template.render({"post": _shown(game, post, profile)}) for post in posts]
 
 
-class _PostWords:
-    """What every post of a page is written with, found once for the page: the date format of the language, each
-    author's address (a page has a few authors), the words."""
-
-    def __init__(self):
-        self.when = get_format("DATETIME_FORMAT")
-        self.profile = cache(lambda username: reverse("games:user_profile", args=[username]))
-        self.deleted, self.edited = conditional_escape(_("deleted user")), _("edited")
-        self.hidden = format_html('<div class="body muted">{}</div>\n  ', _("This post was hidden by a moderator."))
-
-
-def _post_html(game, words: _PostWords, post: dict) -> str:
-    """A post's header and body. Written here rather than in a template, which is slow for a page's posts when
-    they are not in the cache (a thread's older pages' first read); the same markup."""
-    if post["author_id"]:
-        name = post["author__profile__display_name"] or post["author__username"]
-        author = format_html('<a href="{}">{}</a>', words.profile(post["author__username"]), name)
-    else:
-        author = words.deleted
-    created = timezone.localtime(post["created_at"])
-    edited = ""
-    if post["edited_at"]:
-        history = game.address("post_history", post["pk"])
-        moment = dateformat.format(timezone.localtime(post["edited_at"]), "H:i")
-        edited = format_html('<a href="{}">{} {}</a>', history, words.edited, moment)
-    body = words.hidden
-    if not post["hidden_at"]:  # its HTML was sanitised when it was saved
-        body = format_html('<div class="body">{}</div>', mark_safe(post["html"]))
-    return format_html(
-        '<header>\n    <span class="author">{}</span>\n    <time datetime="{}">{}</time>\n    {}\n  </header>\n  {}\n',
-        author, created.isoformat(), dateformat.format(created, words.when), edited, body,
-    )  # fmt: skip
+def _shown(game, post: dict, profile) -> dict:
+    """A post's row with what its header links to, its moments in the reader's zone."""
+    edited = post["edited_at"]
+    return post | {
+        "profile": profile(post["author__username"]) if post["author_id"] else "",
+        "created": timezone.localtime(post["created_at"]),
+        "edited": timezone.localtime(edited) if edited else None,
+        "history": game.address("post_history", post["pk"]) if edited else "",
+    }
 
 
 def board_fragment(status: dict) -> str:

@@ -17,7 +17,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -384,39 +383,27 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
 
 
 def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> str:
-    """The page's entries as HTML: each post's shared fragment in its article with what this reader may do with it
-    (quote it: who may post; edit it: its author; report it: signed in, another's, not hidden), the "New posts" line
-    above `first_new`, and each run of announcements. Written here rather than in the template, so that addresses
-    and words are found once for the page rather than once for each post."""
+    """The page's entries (templates/games/_entries.html): each post's shared fragment in its article with what this
+    reader may do with it (quote it: who may post; edit it: its author; report it: signed in, another's, not
+    hidden), the "New posts" line above `first_new`, and each run of announcements. The addresses are found once for
+    the page rather than once for each post."""
     reader_id = reader.pk if reader.is_authenticated else None
     key = (game.link_key,) if game.link_key else ()  # an unlisted game's addresses carry its key
     edit, report = _address("games:edit_post", game.link_key or game.pk), _address("moderation:report_post", *key)
-    words = {key: conditional_escape(text) for key, text in
-             (("quote", _("Reply with quote")), ("edit", _("Edit")), ("report", _("Report")),
-              ("new", _("New posts")))}  # fmt: skip
-    written = []
+    shown = []
     for entry in entries:
-        if entry["kind"] != "post":
-            written.append(entry["html"])
-            continue
-        pk, shown = entry["pk"], entry["hidden_at"] is None
-        own = reader_id is not None and entry["author_id"] == reader_id
-        links = []
-        if may_quote and shown:
-            links += [f'<a href="?page={page.number}&amp;quote={pk}#reply">{words["quote"]}</a>']
-        if own:
-            links += [f'<a href="{edit(pk)}">{words["edit"]}</a>']
-        links += [f'<a href="#post-{pk}">#</a>']
-        if reader_id is not None and not own and shown:
-            links += [f'<a href="{report(pk)}" class="report" data-report="{pk}">{words["report"]}</a>']
-        if pk == first_new:
-            written.append(f'<p class="new-posts" id="new-posts"><span>{words["new"]}</span></p>')
-        mark = " data-own" if own else ""
-        written.append(
-            f'<article class="entry post" id="post-{pk}"{mark}>\n  {entry["html"]}\n'
-            f"  <footer>{' '.join(links)}</footer>\n</article>\n"
-        )
-    return mark_safe("".join(written))  # fragments, ids and addresses of digits, words escaped above
+        if entry["kind"] == "post":
+            pk, visible = entry["pk"], entry["hidden_at"] is None
+            own = reader_id is not None and entry["author_id"] == reader_id
+            entry = entry | {
+                "own": own,
+                "quote": may_quote and visible,
+                "edit": edit(pk) if own else "",
+                "report": report(pk) if reader_id is not None and not own and visible else "",
+            }
+        shown.append(entry | {"html": mark_safe(entry["html"])})  # fragments rendered by templates
+    context = {"entries": shown, "page": page, "first_new": first_new}
+    return mark_safe(render_to_string("games/_entries.html", context))
 
 
 def _address(name: str, *args) -> Callable[[int], str]:
