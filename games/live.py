@@ -10,6 +10,7 @@ the language, the time zone and the page asked for. A page loaded by a reader (n
 carries the minute, since without JavaScript its countdown is the server's text.
 """
 
+from collections import namedtuple
 from datetime import datetime
 
 from django.middleware.csrf import get_token
@@ -23,14 +24,17 @@ from .presenters import POST_FIELDS
 
 LIVE_HEADER = "X-Live"  # sent by the page's script when it asks for news; its answers leave flash messages unread
 READ_HEADER = "X-Read-Before"  # sent with it: the reader's read mark when the page was loaded ("New posts")
+# The fingerprint's values by name: the game's row (GAME_FIELDS), then what is counted of the rest (AGGREGATES).
+Fingerprint = namedtuple("Fingerprint", (*GAME_FIELDS, *AGGREGATES))
 
 
-def fingerprint(game_id: int, thread: str, viewer_id: int | None) -> tuple | None:
+def fingerprint(game_id: int, thread: str, viewer_id: int | None) -> Fingerprint | None:
     """Everything the game's page of `thread` shows `viewer_id` (None: a visitor), as one tuple read in one query
     (GAME_FIELDS, then AGGREGATES); None if there is no game. Only what that viewer sees moves it: no one else's
     ballot changed, absence or resignation (a page that changes for nothing would tell that something secret
     happened). An open page asks for it every LIVE_POLL_SECONDS: it is one statement written as SQL (sql.py)."""
-    return sql.fingerprint(game_id, thread, viewer_id or 0, timezone.now())
+    row = sql.fingerprint(game_id, thread, viewer_id or 0, timezone.now())
+    return None if row is None else Fingerprint._make(row)
 
 
 def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
@@ -41,43 +45,39 @@ def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
     return list(Post.objects.filter(pk__in=ids).order_by("created_at", "pk").values_list(*POST_FIELDS))
 
 
-def public(fingerprint: tuple) -> tuple:
+def public(fingerprint: Fingerprint) -> tuple:
     """The part of a fingerprint every viewer shares: the game's row, its thread's posts, its claims and seats."""
     return fingerprint[: len(GAME_FIELDS) + AGGREGATES.index("live_own_actions")]
 
 
-def read_mark(fingerprint: tuple) -> datetime | None:
+def read_mark(fingerprint: Fingerprint) -> datetime | None:
     """The viewer's read mark in the thread, as the fingerprint read it (None: never read, or a visitor)."""
-    return moment_converter()(_aggregate(fingerprint, "live_read_mark"))
+    return moment_converter()(fingerprint.live_read_mark)
 
 
-def _aggregate(fingerprint: tuple, name: str):
-    return fingerprint[len(GAME_FIELDS) + AGGREGATES.index(name)]
-
-
-def has_absences(fingerprint: tuple) -> bool:
+def has_absences(fingerprint: Fingerprint) -> bool:
     """Whether the viewer has announced any absence in this game, as the fingerprint counted them."""
-    return bool(_aggregate(fingerprint, "live_own_absences"))
+    return bool(fingerprint.live_own_absences)
 
 
-def has_notes(fingerprint: tuple) -> bool:
+def has_notes(fingerprint: Fingerprint) -> bool:
     """Whether the viewer keeps notes on this game, as the fingerprint read them."""
-    return _aggregate(fingerprint, "live_own_notes") is not None
+    return fingerprint.live_own_notes is not None
 
 
-def posts(fingerprint: tuple) -> int:
+def posts(fingerprint: Fingerprint) -> int:
     """How many posts the thread holds, as the fingerprint read them."""
-    return _aggregate(fingerprint, "live_posts")
+    return fingerprint.live_posts
 
 
-def etag(request, fingerprint: tuple, *, live: bool) -> str:
+def etag(request, fingerprint: Fingerprint, *, live: bool) -> str:
     """The ETag of the page the request asks for: per viewer, session, language, time zone and address; keyed
     with the site's secret, so that no tag can be guessed from what a page shows."""
     viewer = request.user.pk if request.user.is_authenticated else 0
     parts = [
         # The reader's read mark moves a page ("New posts" is drawn from it), not a live answer: that draws the
         # line from the mark the page was loaded with (READ_HEADER), which the page holds as long as it is open.
-        repr(fingerprint[:-1] if live else fingerprint),
+        repr(tuple(fingerprint._replace(live_read_mark=None) if live else fingerprint)),
         str(viewer),
         csrf_secret(request),
         translation.get_language() or "",

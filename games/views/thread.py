@@ -57,7 +57,7 @@ def thread(request, game_id: int, graveyard: bool = False):
     seen = live.fingerprint(game_id, name, request.user.pk)
     if seen is None:
         raise Http404(_("There is no such game."))
-    if seen[live.GAME_FIELDS.index("visibility")] != Game.Visibility.PUBLIC and not came_by_key(request, game_id):
+    if seen.visibility != Game.Visibility.PUBLIC and not came_by_key(request, game_id):
         reach(request, game_id)  # at an unlisted game's number, a stranger finds no such game
     tags = {kind: live.etag(request, seen, live=kind == "live") for kind in ("live", "page")}
     tag = tags["live" if live.is_live(request) else "page"]
@@ -89,10 +89,10 @@ def thread(request, game_id: int, graveyard: bool = False):
     return _revalidate(response)
 
 
-def _visitors_page(request, thread: str, seen: tuple) -> bool:
+def _visitors_page(request, thread: str, seen: live.Fingerprint) -> bool:
     """A page every visitor (not signed in) sees alike: a running or finished game's thread, asked for plainly (no
     quote, nothing posted). Its open lobby is not: its sign-up buttons follow the reader."""
-    status = seen[live.GAME_FIELDS.index("status")]
+    status = seen.status
     return (
         not request.user.is_authenticated
         and thread == Post.Thread.MAIN
@@ -101,7 +101,7 @@ def _visitors_page(request, thread: str, seen: tuple) -> bool:
     )
 
 
-def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
+def _visitor_page(request, game_id: int, name: str, seen: live.Fingerprint, etag: str):
     """The thread's page for a visitor, the same for every visitor of a language and time zone but for its live tag
     (the ETag the script sends back), kept whole as one fragment (header.visitor_page). Its key is the page's
     fingerprint (everything a visitor's page shows, live.fingerprint), the page's posts as read (their authors'
@@ -119,7 +119,7 @@ def _visitor_page(request, game_id: int, name: str, seen: tuple, etag: str):
         form = PostForm(initial={"thread": name})
         thread_context = _thread_context(request, game, state, viewer, name, form, number, etag, seen=seen, read=read)
         body = render_to_string("games/_thread_body.html", thread_context, request)
-        title = seen[live.GAME_FIELDS.index("name")]
+        title = seen.name
         return {"game": {"pk": game_id, "name": title}, "thread": name, "body": mark_safe(body),
                 "live_every": settings.LIVE_POLL_SECONDS, "read_mark": ""}  # fmt: skip
 
@@ -159,7 +159,7 @@ def _quotation(game, post: Post, page: str | None) -> str:
 
 def _thread_page(
     request, game, state, viewer, name: str, form: PostForm, page_number, status: int = 200, preview: str = "",
-    etag: str = "", notes: str | None = None, seen: tuple | None = None,
+    etag: str = "", notes: str | None = None, seen: live.Fingerprint | None = None,
 ):  # fmt: skip
     """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused; `seen`: the
     page's fingerprint when it was read (live.fingerprint): the parts every reader shares are then kept."""
@@ -169,7 +169,7 @@ def _thread_page(
 
 def _thread_context(
     request, game, state, viewer, name: str, form: PostForm, page_number, etag: str, preview: str = "",
-    notes: str | None = None, seen: tuple | None = None, read: tuple | None = None,
+    notes: str | None = None, seen: live.Fingerprint | None = None, read: tuple | None = None,
 ) -> dict:  # fmt: skip
     """What the thread's page shows (templates/games/_thread_body.html), for this viewer; `read`: the page's posts
     with the last of the page before, if read already (live.page_posts)."""
@@ -281,7 +281,7 @@ def _shared_parts(game, state, name: str, page, before, events: Callable[[], lis
         made = [make() for make in makers]
     else:
         public, posts = live.public(seen), tuple(tuple(post.values()) for post in page.object_list)
-        logged = None if page.has_next() else seen[live.GAME_FIELDS.index("event_count")]
+        logged = None if page.has_next() else seen.event_count
         keys = (
             ("page", game.address(), name, page.number, page.paginator.num_pages, game.status, posts, before, logged),
             ("settings", game.pk, game.status == game.Status.OPEN, settings_key(game)),
@@ -313,7 +313,7 @@ def _reply_fields(form: PostForm) -> str:
     return mark_safe(html)  # the widgets' own escaping
 
 
-def _own_absences(viewer, seen: tuple | None) -> list:
+def _own_absences(viewer, seen: live.Fingerprint | None) -> list:
     """The player's absences in this game, each knowing its seat and game; not asked for when the page's
     fingerprint `seen` counted none."""
     if not viewer.is_player or (seen is not None and not live.has_absences(seen)):
@@ -324,7 +324,7 @@ def _own_absences(viewer, seen: tuple | None) -> list:
     return absences
 
 
-def _own_notes(game, viewer, sent: str | None, seen: tuple | None = None) -> dict | None:
+def _own_notes(game, viewer, sent: str | None, seen: live.Fingerprint | None = None) -> dict | None:
     """The viewer's notes (`sent`: as they sent them, kept when refused); not asked for when the page's fingerprint
     `seen` found none."""
     if not viewer.signed_up:
