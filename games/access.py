@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from .engine import GameState, SeatStatus
 from .engine.views import in_legislative_session
-from .models import Game, Post, Seat
+from .models import Game, Post, Seat, sql
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Viewer:
 def viewer_for(game: Game, user, state: GameState | None) -> Viewer:
     if user is None or not user.is_authenticated:
         return Viewer(None, None, False, False)
-    held = list(game.seats.filter(user=user))
+    held = [seat for seat in sql.seats(game) if seat.user_id == user.pk]
     seat = next((row for row in held if row.active and row.number is not None), None)
     alive = bool(seat and state and state.seats[seat.number].status == SeatStatus.ALIVE)
     waiting = any(row.pending or (row.active and row.number is None) for row in held)
@@ -49,7 +49,7 @@ def is_moderator(user) -> bool:
 def access_game(game_id: int, user, *, by_key: bool = False) -> Game:
     """The game, for `user` reading it at an address that names it by its number, or by its link key (`by_key`):
     a 404, as for a game that does not exist, to whoever may not read it there (`may_read_at_number`)."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = sql.game(game_id)
     if game is None or not (by_key or may_read_at_number(game, user)):
         raise Http404(_("There is no such game."))
     return game

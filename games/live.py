@@ -18,9 +18,8 @@ from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
-from .models import Post, sql
+from .models import sql
 from .models.sql import AGGREGATES, GAME_FIELDS, moment_converter
-from .presenters import POST_FIELDS
 
 LIVE_HEADER = "X-Live"  # sent by the page's script when it asks for news; its answers leave flash messages unread
 READ_HEADER = "X-Read-Before"  # sent with it: the reader's read mark when the page was loaded ("New posts")
@@ -38,11 +37,9 @@ def fingerprint(game_id: int, thread: str, viewer_id: int | None) -> Fingerprint
 
 
 def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
-    """Posts `start` to `stop` of the thread, in its order, as plain rows of POST_FIELDS. Their ids are read from
-    the thread's index alone (post_page_idx), then those rows only, joined with their authors: joined first, the
-    page after an OFFSET would join and sort every post before it."""
-    ids = Post.objects.filter(game_id=game_id, thread=thread).order_by("created_at", "pk").values("pk")[start:stop]
-    return list(Post.objects.filter(pk__in=ids).order_by("created_at", "pk").values_list(*POST_FIELDS))
+    """Posts `start` to `stop` of the thread, in its order, as plain rows of presenters.POST_FIELDS: read at every
+    page, as SQL (sql.py)."""
+    return sql.page_posts(game_id, thread, start, stop)
 
 
 def public(fingerprint: Fingerprint) -> tuple:

@@ -291,9 +291,8 @@ def _restart_mid_move(cluster: PostgresCluster, site: Site, url: str, made: Game
     answers = []
     moving = threading.Thread(target=lambda: answers.append(player.move(game)))
     moving.start()
-    # The move locks the game's row (services.play.lock_game: select_for_update by its id).
-    lock = 'SELECT %FROM "games_game" WHERE "games_game"."id" = % FOR UPDATE'
-    if not wait_until(lambda: waiting_on_a_lock(url, lock), 30, 0.1):
+    # The move locks the game's row (games/models/sql.py: its columns, then FOR UPDATE).
+    if not wait_until(lambda: waiting_on_a_lock(url, 'SELECT %FROM "games_game" WHERE id = % FOR UPDATE'), 30, 0.1):
         raise RuntimeError(f"the move never reached the game's row:\n{site.log('web')}")
     cluster.restart()
     holder.close()

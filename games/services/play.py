@@ -68,7 +68,7 @@ class Change:
 def begin(game: Game, now: datetime, seats: list[Seat] | None = None) -> Change:
     """Start changing a running game (its row locked by the caller)."""
     if seats is None:
-        seats = list(game.seats.all())
+        seats = sql.seats(game)
     state = game.load_state()
     change = Change(game, state, {seat.name: seat for seat in seats}, now)
     change.owed_before, change.step_before = set(waiting_for(state)), state.step_number
@@ -321,10 +321,10 @@ def _save_seats(seats: list[Seat]) -> None:
 
 def lock_game(game_id: int) -> Game:
     """The game row, locked until the transaction ends (call inside one); GameError when there is none."""
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError(_("There is no such game."), code="no_such_game") from None
+    game = sql.game(game_id, lock=True)
+    if game is None:
+        raise GameError(_("There is no such game."), code="no_such_game")
+    return game
 
 
 @contextmanager

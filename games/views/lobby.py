@@ -5,7 +5,7 @@ from datetime import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Q
+from django.db.models import F
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games import fragments
 from games.forms import GameForm
-from games.models import Game
+from games.models import Game, sql
 from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 from games.services.lobby import renew_link as renew
@@ -23,11 +23,8 @@ from games.services.lobby import renew_link as renew
 from .common import attempt, load, reach
 from .header import visitor_page
 
-# Each public list is read as the columns it shows (games/_*_games.html), and nothing else: a game row has some
-# forty columns. Each list is one fragment (games/fragments.py) keyed by its rows, so that a game that changes
-# gives its list a new key.
-OPEN_COLUMNS = ("pk", "name", "players", "player_count", "nomination_hours", "election_hours", "legislative_hours",
-                "power_hours", "lobby_closes_at")  # fmt: skip
+# Each public list is one fragment (games/fragments.py) keyed by its rows, so that a game that changes gives its
+# list a new key.
 LISTED = 50  # open and running games shown
 FINISHED_LISTED = 20
 OVER = (Game.Status.FINISHED, Game.Status.CANCELLED)
@@ -38,7 +35,7 @@ def home(request):
     # The time left to each deadline is counted from the minute: the running list's key holds it, so that the
     # list is made once a minute, not once a reader; the reader's own games count from it too, and agree.
     minute = timezone.now().replace(second=0, microsecond=0)
-    lists = _public_rows()
+    lists = sql.lobby_lists(LISTED, FINISHED_LISTED)  # read at every lobby, as SQL (sql.py)
 
     def context() -> dict:
         mine = {"mine": _my_games(request.user), "my_finished": _my_finished_games(request.user), "minute": minute}
@@ -47,20 +44,6 @@ def home(request):
     # A visitor's lobby is the same for every visitor of a language and zone: the whole page is one fragment.
     page = visitor_page(request, "visitor-lobby", (lists, minute), "games/home.html", context)
     return page or render(request, "games/home.html", context())
-
-
-def _public_rows() -> dict[str, tuple]:
-    """The lobby's open, running and finished games, each list as the rows it shows."""
-    public = Game.objects.filter(visibility=Game.Visibility.PUBLIC)
-    players = Count("seats", filter=Q(seats__is_substitute=False))
-    opened = public.filter(status=Game.Status.OPEN).annotate(players=players).order_by("lobby_closes_at", "pk")
-    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at", "-pk")
-    finished = public.filter(status__in=OVER).order_by("-finished_at", "-pk")
-    return {
-        "open_games": tuple(opened.values_list(*OPEN_COLUMNS, named=True)[:LISTED]),
-        "running_games": tuple(running.values_list("pk", "name", "deadline", named=True)[:LISTED]),
-        "finished_games": tuple(finished.values_list("pk", "name", "winner", named=True)[:FINISHED_LISTED]),
-    }
 
 
 def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:

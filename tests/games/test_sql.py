@@ -7,7 +7,8 @@ from django.db.models import BigIntegerField, Case, Count, Max, Q, Sum, When
 
 from games.models import Absence, ActionRecord, ApiToken, Claim, Game, Note, Post, Seat, ThreadRead, sql
 from games.models.game import PLAYED_FIELDS
-from games.services import make_move
+from games.presenters import POST_FIELDS
+from games.services import create_game, make_move
 from games.services.forum import post_message
 from tests.factories import START, make_user, running_game
 
@@ -107,3 +108,67 @@ def test_each_api_request_of_a_minute_is_counted_once_and_a_new_minute_starts_at
     token = ApiToken.objects.create(user=make_user("zed"), name="t", digest="d", prefix="p", created_at=START)
     assert [sql.count_api_request(token.pk, 100) for _ in range(3)] == [1, 2, 3]
     assert sql.count_api_request(token.pk, 101) == 1
+
+
+def fields_of(row) -> dict:
+    return {field.attname: getattr(row, field.attname) for field in type(row)._meta.concrete_fields}
+
+
+@pytest.mark.parametrize("lock", [False, True])
+def test_a_game_read_by_its_id_is_the_orms(lock):
+    game = running_game()
+    read = sql.game(game.pk, lock=lock)
+    assert fields_of(read) == fields_of(Game.objects.get(pk=game.pk))
+    assert not read._state.adding and sql.game(0) is None
+
+
+def test_a_games_seats_are_the_orms_in_their_order_each_knowing_its_game():
+    game = running_game()
+    Seat.objects.create(game=game, user=make_user("sub"), name="sub", is_substitute=True)
+    read = sql.seats(game)
+    assert [fields_of(seat) for seat in read] == [fields_of(seat) for seat in game.seats.all()]
+    assert all(seat.game is game for seat in read)
+
+
+def plain_page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
+    ids = Post.objects.filter(game_id=game_id, thread=thread).order_by("created_at", "pk").values("pk")[start:stop]
+    return list(Post.objects.filter(pk__in=ids).order_by("created_at", "pk").values_list(*POST_FIELDS))
+
+
+def test_a_page_of_a_threads_posts_is_the_orms():
+    game = running_game()
+    for n in range(7):
+        post_message(game.pk, user("ann" if n % 2 else "bob"), f"Post {n}", now=START + timedelta(minutes=n))
+    Post.objects.filter(game=game, body="Post 3").update(hidden_at=START, edited_at=START, author=None)
+    for start, stop in ((0, 3), (2, 6), (5, 26), (9, 12)):
+        assert sql.page_posts(game.pk, Post.Thread.MAIN, start, stop) == plain_page_posts(
+            game.pk, Post.Thread.MAIN, start, stop
+        )
+
+
+def plain_lobby_lists(listed: int, finished_listed: int) -> dict[str, tuple]:
+    public = Game.objects.filter(visibility=Game.Visibility.PUBLIC)
+    players = Count("seats", filter=Q(seats__is_substitute=False))
+    opened = public.filter(status=Game.Status.OPEN).annotate(players=players).order_by("lobby_closes_at", "pk")
+    running = public.filter(status=Game.Status.RUNNING).order_by("-started_at", "-pk")
+    finished = public.filter(status__in=(Game.Status.FINISHED, Game.Status.CANCELLED)).order_by("-finished_at", "-pk")
+    return {
+        "open_games": tuple(opened.values_list(*sql.OpenGame._fields)[:listed]),
+        "running_games": tuple(running.values_list(*sql.RunningGame._fields)[:listed]),
+        "finished_games": tuple(finished.values_list(*sql.FinishedGame._fields)[:finished_listed]),
+    }
+
+
+def test_the_lobbys_lists_are_the_orms():
+    for n in range(3):
+        create_game(make_user(f"host{n}"), name=f"Open {n}")
+    Game.objects.filter(name="Open 2").update(visibility=Game.Visibility.UNLISTED, link_key="k")
+    running = [running_game(), running_game(), running_game()]
+    Game.objects.filter(pk=running[0].pk).update(status=Game.Status.FINISHED, finished_at=START, winner="liberal")
+    Game.objects.filter(pk=running[1].pk).update(status=Game.Status.CANCELLED, finished_at=START)
+    for listed, finished_listed in ((50, 20), (1, 1)):
+        lists = sql.lobby_lists(listed, finished_listed)
+        assert {name: tuple(map(tuple, rows)) for name, rows in lists.items()} == plain_lobby_lists(
+            listed, finished_listed
+        )
+    assert [len(rows) for rows in sql.lobby_lists(50, 20).values()] == [2, 1, 2]
