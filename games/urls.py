@@ -2,7 +2,7 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> and <linkkey:...> converters)
 
-from .views import lobby, notifications, panel, profile, replay, stats, thread, webhooks
+from .views import lobby, notifications, panel, profile, reading, replay, stats, thread, webhooks
 from .views.common import by_link_key
 
 NUMBER = "games/<id:game_id>/"
@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<id:game_id>/", thread.thread, name="thread"),
     path("games/<id:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
     path("games/<id:game_id>/unread/", thread.first_unread, name="first_unread"),
+    path("games/<id:game_id>/read/", reading.read, name="read"),
     path("games/<id:game_id>/history/", thread.secret_history, name="secret_history"),
     path("games/<id:game_id>/replay.json", thread.replay_script, name="replay_script"),
     path("games/<id:game_id>/replay/", replay.replay, name="replay"),

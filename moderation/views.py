@@ -31,9 +31,9 @@ from games.models import (
     WebhookDelivery,
 )
 from games.presenters import POST_FIELDS, post_htmls
-from games.services.forum import mark_read
 from games.services.records import STARTED
 from games.views.common import load, submit
+from games.views.reading import graveyard_warning
 
 from . import services
 from .forms import BanForm, GameActionForm, PostVisibilityForm, ReasonForm, ReportForm, ResolveForm, SearchForm
@@ -271,8 +271,8 @@ def report_post(request, post_id: int, game_id: int | None = None):
         raise Http404(_("There is no such post."))  # as for an id that does not exist
     back = f"{game.address('graveyard' if post['thread'] == Post.Thread.GRAVEYARD else 'thread')}#post-{post_id}"
     if request.method == "GET":
-        if post["thread"] == Post.Thread.GRAVEYARD:  # who read it may not take a seat, as post_history
-            mark_read(request.user, game, post["thread"], post["created_at"])
+        if warning := graveyard_warning(request, game, viewer, post["thread"]):
+            return warning  # who reads it may not take a seat: on the record before it is shown, as post_history
         context = {"post_html": post_htmls(game, [post])[0], "back": back}
         return render(request, "moderation/report.html", context)
 

@@ -127,25 +127,22 @@ def _claim_office(game: Game, user, round_number: int, cards: str) -> str:
     return office
 
 
-UNKNOWN = object()  # mark_read's `known` when the caller has not read the user's mark
-
-
-def mark_read(user, game: Game, thread: str, up_to: datetime, known=UNKNOWN) -> datetime | None:
-    """Remember the newest post the user has seen in the thread; returns the mark it had before (None: the
-    user had never read it), which the page's "new posts" line starts from. `known`: that mark as the caller read
-    it already (the page's fingerprint holds it), so that one query at most moves it (none if it is there already);
-    a mark moved since by another of the user's requests is only ever moved forward."""
+def read_mark(user, game: Game, thread: str) -> datetime | None:
+    """The newest post the user has seen in the thread, as their read mark says (None: never read, or a visitor)."""
     if not user.is_authenticated:
         return None
-    reads = ThreadRead.objects.filter(user=user, game=game, thread=thread)
-    if known is UNKNOWN:
-        known = reads.values_list("last_read_at", flat=True).first()
-    if known is None:  # inserted by another of the user's requests meanwhile: moved forward below
-        row = ThreadRead(user=user, game=game, thread=thread, last_read_at=up_to)
-        ThreadRead.objects.bulk_create([row], ignore_conflicts=True)
-    if known is None or known < up_to:
-        reads.filter(last_read_at__lt=up_to).update(last_read_at=up_to)
-    return known
+    return ThreadRead.objects.filter(user=user, game=game, thread=thread).values_list("last_read_at", flat=True).first()
+
+
+def mark_read(user, game: Game, thread: str, up_to: datetime) -> None:
+    """Remember that the user has seen the thread up to `up_to`: their mark moves there, never back (another of
+    their requests may have moved it further meanwhile). Only ever called by a POST (views.reading, a post): in a
+    running game's graveyard the mark is the record that bars its reader from a seat (services.knowledge)."""
+    if not user.is_authenticated:
+        return
+    row = ThreadRead(user=user, game=game, thread=thread, last_read_at=up_to)
+    ThreadRead.objects.bulk_create([row], ignore_conflicts=True)
+    ThreadRead.objects.filter(user=user, game=game, thread=thread, last_read_at__lt=up_to).update(last_read_at=up_to)
 
 
 def _check_body(body: str) -> str:

@@ -44,6 +44,7 @@ from games.services.forum import edit_post, mark_read, post_message
 from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
 
+from . import reading
 from .common import came_by_key, first_error, load, reach
 from .header import visitor_page
 
@@ -71,6 +72,8 @@ def thread(request, game_id: int, graveyard: bool = False):
         response["ETag"] = tag
         return _revalidate(response)
     game, state, viewer = load(request, game_id)
+    if can_read(game, viewer, name) and (warning := reading.graveyard_warning(request, game, viewer, name)):
+        return warning  # nothing of the graveyard shown before its reading is on the record
     if held and can_read(game, viewer, name):
         return _revalidate(HttpResponseNotModified(headers={"ETag": tag}))
     posts = Post.objects.filter(game=game, thread=name)
@@ -193,14 +196,13 @@ def _thread_context(
     entries = [_entry(pk, html, posts) for pk, html in shared["entries"]]
     refusal = posting_refusal(game, viewer, name, state)
     panel = private_panel(game, state, viewer.seat.number, events()) if (state and viewer.is_player) else None
-    # Reading is recorded even when there is nothing to read: who opened the graveyard may not take a seat.
-    last = page.object_list[-1]["created_at"] if page.object_list else timezone.now()
+    # The page writes nothing: its script moves the read mark to `last` once it is shown (views.reading).
+    last = page.object_list[-1]["created_at"] if page.object_list else None
     # News swapped into an open page is not read until its reader looks: its "New posts" line stays where it was.
     if live.is_live(request):
         read_before = live.read_before(request)
     else:
-        known = live.read_mark(seen) if seen is not None else forum.UNKNOWN
-        read_before = mark_read(request.user, game, name, last, known)
+        read_before = live.read_mark(seen) if seen is not None else forum.read_mark(request.user, game, name)
     first_new = _first_new(page.object_list, read_before, request.user.pk)
     return {
         "game": game,
@@ -226,7 +228,10 @@ def _thread_context(
         "live_request": live.is_live(request),
         "live_every": settings.LIVE_POLL_SECONDS,
         # the mark the page's script sends back: on a first visit, this one, so that what comes later is "new"
-        "read_mark": (read_before or last).isoformat() if request.user.is_authenticated else "",
+        "read_mark": (read_before or last or minute).isoformat() if request.user.is_authenticated else "",
+        # what the script, once the page is shown, says its reader has seen (views.reading.read): its last post
+        "seen_up_to": last.isoformat() if request.user.is_authenticated and last else "",
+        "read_action": game.address("read") if request.user.is_authenticated else "",
     }
 
 
@@ -382,11 +387,11 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
     return merged
 
 
-def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> str:
-    """The page's entries (templates/games/_entries.html): each post's shared fragment in its article with what this
-    reader may do with it (quote it: who may post; edit it: its author; report it: signed in, another's, not
-    hidden), the "New posts" line above `first_new`, and each run of announcements. The addresses are found once for
-    the page rather than once for each post."""
+def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> list[dict]:
+    """The page's entries as its template writes them ({% thread_entries %}): each post with what this reader may do
+    with it (quote it: who may post; edit it: its author; report it: signed in, another's, not hidden) and whether
+    the "New posts" line goes above it (`first_new`), each run of announcements as it is. The addresses are found
+    once for the page rather than once for each post."""
     reader_id = reader.pk if reader.is_authenticated else None
     key = (game.link_key,) if game.link_key else ()  # an unlisted game's addresses carry its key
     edit, report = _address("games:edit_post", game.link_key or game.pk), _address("moderation:report_post", *key)
@@ -400,10 +405,10 @@ def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, f
                 "quote": may_quote and visible,
                 "edit": edit(pk) if own else "",
                 "report": report(pk) if reader_id is not None and not own and visible else "",
+                "first_new": pk == first_new,
             }
         shown.append(entry | {"html": mark_safe(entry["html"])})  # fragments rendered by templates
-    context = {"entries": shown, "page": page, "first_new": first_new}
-    return mark_safe(render_to_string("games/_entries.html", context))
+    return shown
 
 
 def _address(name: str, *args) -> Callable[[int], str]:
@@ -453,6 +458,7 @@ def new_post(request, game_id: int):
     except GameError as error:
         messages.error(request, str(error))
         return _thread_page(request, game, state, viewer, name, form, "last", status=409)
+    mark_read(request.user, game, post.thread, post.created_at)  # read up to one's own post, without JavaScript too
     back = game.address("graveyard" if post.thread == Post.Thread.GRAVEYARD else "thread")
     page = -(-Post.objects.filter(game=game, thread=post.thread, created_at__lte=post.created_at).count() // PAGE_SIZE)
     return redirect(f"{back}?page={page}#post-{post.pk}")
@@ -507,8 +513,8 @@ def post_history(request, game_id: int, post_id: int):
         raise Http404(_("There is no such post."))  # not even that a graveyard post of this id exists
     if post.hidden_at is not None and post.author_id != request.user.pk:
         raise Http404(_("This post was hidden by a moderator."))  # shown nothing: nothing read to record
-    if post.thread == Post.Thread.GRAVEYARD:
-        mark_read(request.user, game, post.thread, post.created_at)  # who read it may not take a seat
+    if warning := reading.graveyard_warning(request, game, viewer, post.thread):
+        return warning  # who reads it may not take a seat: on the record before it is shown
     return render(request, "games/post_history.html", {"game": game, "post": post, "revisions": post.revisions.all()})
 
 

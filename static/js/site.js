@@ -76,11 +76,25 @@
   // each [data-live] part that changed is swapped in, unless the reader is busy in it (focus there, or a field
   // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
   startLive();
+  markRead();
   newPosts();
   reportForm();
   copyButtons();
   tick();  // after the live page listens: a deadline already passed makes it ask at once
   setInterval(tick, 15000);
+
+  // The reader's read mark moves once the page is shown, by a POST of its own: reading a page writes nothing.
+  function markRead() {
+    var form = document.getElementById("read-mark");
+    if (!form || !window.fetch || !window.FormData) return;
+    function send() {
+      if (document.hidden) return;
+      document.removeEventListener("visibilitychange", send);
+      fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" }).catch(function () {});
+    }
+    document.addEventListener("visibilitychange", send);
+    send();
+  }
 
   function startLive() {
     var live = document.getElementById("live");

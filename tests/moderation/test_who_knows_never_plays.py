@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine import summary
 from games.models import ActionRecord, Game, Post, Seat, ThreadRead
 from games.services import GameError, join_game, replace, sweep_due_deadlines
+from games.services.knowledge import knows_secrets
 from games.services.play import changing
 from moderation.models import AuditEntry, Report
 from moderation.services import audit
@@ -206,7 +207,12 @@ def test_a_pending_replacement_stored_before_pending_rows_gets_one_when_migratin
 def test_reading_a_graveyard_posts_history_is_on_the_record(client_for):
     game = running_game()
     post = graveyard_post(game)
-    client_for("sam").get(f"/games/{game.pk}/posts/{post.pk}/history/")  # a spectator reads one post
+    sam, url = client_for("sam"), f"/games/{game.pk}/posts/{post.pk}/history/"
+    assert "graveyard-warning" in sam.get(url).content.decode()  # a spectator asks for one post: warned first
+    assert not knows_secrets(game, user("sam"))  # shown nothing of it: nothing on the record
+    confirmed = sam.post(f"/games/{game.pk}/read/", {"thread": "graveyard", "next": url})
+    assert confirmed["Location"] == url
+    assert "graveyard-warning" not in sam.get(url).content.decode()
     with pytest.raises(Exception, match="seen this game's secrets"):
         join_game(game.pk, user("sam"), as_substitute=True, now=START)
 
@@ -274,7 +280,11 @@ def test_no_moderator_is_told_of_a_drop_that_was_not_written(monkeypatch, django
 
 def test_who_has_read_the_graveyard_cannot_take_a_seat(client_for):
     game = running_game(actions=EXECUTED, now=timezone.now())
-    client_for("zed").get(f"/games/{game.pk}/graveyard/")
+    zed = client_for("zed")
+    assert "graveyard-warning" in zed.get(f"/games/{game.pk}/graveyard/").content.decode()  # nothing read yet
+    assert not ThreadRead.objects.filter(user=user("zed"), game=game).exists()
+    zed.post(f"/games/{game.pk}/read/", {"thread": "graveyard"})  # the warning confirmed: on the record
+    assert "graveyard-warning" not in zed.get(f"/games/{game.pk}/graveyard/").content.decode()
     with pytest.raises(GameError, match="seen this game's secrets"):
         join_game(game.pk, user("zed"), as_substitute=True)
 

@@ -67,9 +67,13 @@ def test_the_report_page_is_refused_as_the_report_is(client_for, thread):
 
 
 def test_a_graveyard_post_read_on_its_report_page_bars_its_reader_from_a_seat(client_for, thread):
-    """The report page shows the post: a graveyard's, read there as in the graveyard, is recorded, so that its
-    reader may not take a seat of that game (issue 9), as the post's history page records it."""
+    """The report page shows the post: a graveyard's only once its reading is on the record (a warning confirmed,
+    as in the graveyard and on the post's history page), so that its reader may not take a seat of that game."""
     game, zed = thread["game"], client_for("zed")
     assert not knows_secrets(game, get_user_model().objects.get(username="zed"))
-    assert zed.get(f"/moderation/posts/{thread['buried'].pk}/report/").status_code == 200
+    url = f"/moderation/posts/{thread['buried'].pk}/report/"
+    assert "graveyard-warning" in zed.get(url).content.decode()  # warned, shown nothing of it yet
+    assert not knows_secrets(game, get_user_model().objects.get(username="zed"))
+    assert zed.post(f"/games/{game.pk}/read/", {"thread": "graveyard", "next": url})["Location"] == url
     assert knows_secrets(game, get_user_model().objects.get(username="zed"))
+    assert "graveyard-warning" not in zed.get(url).content.decode()
