@@ -387,11 +387,11 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
     return merged
 
 
-def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> str:
-    """The page's entries (templates/games/_entries.html): each post's shared fragment in its article with what this
-    reader may do with it (quote it: who may post; edit it: its author; report it: signed in, another's, not
-    hidden), the "New posts" line above `first_new`, and each run of announcements. The addresses are found once for
-    the page rather than once for each post."""
+def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> list[dict]:
+    """The page's entries as its template writes them ({% thread_entries %}): each post with what this reader may do
+    with it (quote it: who may post; edit it: its author; report it: signed in, another's, not hidden) and whether
+    the "New posts" line goes above it (`first_new`), each run of announcements as it is. The addresses are found
+    once for the page rather than once for each post."""
     reader_id = reader.pk if reader.is_authenticated else None
     key = (game.link_key,) if game.link_key else ()  # an unlisted game's addresses carry its key
     edit, report = _address("games:edit_post", game.link_key or game.pk), _address("moderation:report_post", *key)
@@ -405,10 +405,10 @@ def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, f
                 "quote": may_quote and visible,
                 "edit": edit(pk) if own else "",
                 "report": report(pk) if reader_id is not None and not own and visible else "",
+                "first_new": pk == first_new,
             }
         shown.append(entry | {"html": mark_safe(entry["html"])})  # fragments rendered by templates
-    context = {"entries": shown, "page": page, "first_new": first_new}
-    return mark_safe(render_to_string("games/_entries.html", context))
+    return shown
 
 
 def _address(name: str, *args) -> Callable[[int], str]:
