@@ -111,8 +111,8 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     thread_locked = models.BooleanField(default=False, help_text="a moderator closed the game thread to players")
-    waiting = models.CharField(  # public: the status box says it; a first ballot changes it with no event
-        max_length=2000, blank=True, help_text="the seats that owe a move now, for the live page's fingerprint"
+    waiting = models.JSONField(  # public: the status box says it; a first ballot changes it with no event
+        default=list, blank=True, help_text="the seat numbers that owe a move now, for the live page's fingerprint"
     )
     winner = models.CharField(max_length=10, blank=True)
     win_reason = models.CharField(max_length=20, blank=True)

@@ -260,7 +260,7 @@ def finish(change: Change) -> None:
         game.win_reason = state.win_reason
         game.finished_at = change.now
     game.deadline = compute_deadline(game, state)
-    game.waiting = ",".join(str(seat) for seat in waiting_for(state))
+    game.waiting = list(waiting_for(state))
     _forget_who_no_longer_waits(change)
     game.store_state(state)  # without its event log, which lives in GameEvent rows
     change.finished = True

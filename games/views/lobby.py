@@ -78,7 +78,7 @@ def _my_games(user) -> list[dict]:
 
 def _owes(game: dict) -> bool:
     seated = game["active"] and game["number"] is not None
-    return seated and game["paused_at"] is None and str(game["number"]) in game["waiting"].split(",")
+    return seated and game["paused_at"] is None and game["number"] in game["waiting"]
 
 
 def _my_finished_games(user) -> list[dict]:
