@@ -1,8 +1,7 @@
 """The game thread and the graveyard: who reads, who posts, editing with history, quoting, unread, the reveal."""
 
-from datetime import timedelta
-
 import re
+from datetime import timedelta
 
 import pytest
 import time_machine
