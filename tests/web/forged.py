@@ -48,6 +48,6 @@ def snapshot() -> dict:
         "absences": list(Absence.objects.order_by("pk").values("pk", "starts_at", "ends_at", "ended_early_at")),
         "reports": list(Report.objects.order_by("pk").values("pk", "resolved_at")),
         "bans": list(Ban.objects.order_by("pk").values("pk", "lifted_at")),
-        # A GET may write one thing: a moderator opening a game's page is on the record (issue 9).
+        # A GET may write one thing: a moderator opening a game's page is on the record.
         "audit": list(AuditEntry.objects.exclude(action="view_secrets").values("pk")),
     }

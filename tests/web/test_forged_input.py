@@ -4,7 +4,7 @@ Every URL pattern of the resolver (Django's own admin aside) is requested as a s
 and a moderator outside it, with its path parameters set to real ids of this game and of another one, to ids
 that do not exist or overflow, to NUL bytes and huge strings; with forged query strings; and posted forms whose
 every field is a NUL byte, a huge value, the wrong type, or a stale step number. What a GET may change is
-listed below (reading marks a thread read; a moderator opening a game's page is written in the audit log).
+listed in tests/web/forged.py: a moderator opening a game's page is written in the audit log.
 """
 
 import pytest
