@@ -388,7 +388,7 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
 
 
 def _written_entries(entries: list[dict], game, reader, page, may_quote: bool, first_new: int | None) -> list[dict]:
-    """The page's entries as its template writes them ({% thread_entries %}): each post with what this reader may do
+    """The page's entries as its template writes them (games/_entries.html): each post with what this reader may do
     with it (quote it: who may post; edit it: its author; report it: signed in, another's, not hidden) and whether
     the "New posts" line goes above it (`first_new`), each run of announcements as it is. The addresses are found
     once for the page rather than once for each post."""
