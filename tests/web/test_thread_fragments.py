@@ -6,6 +6,7 @@ deleted; and a fragment whose key misses a value it shows is caught (FRAGMENT_CH
 import re
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -57,7 +58,10 @@ def found(monkeypatch) -> list[int]:
 
 
 @pytest.mark.parametrize(("language", "zone"), READERS)
+@time_machine.travel("2026-03-02 10:00:00+00:00", tick=False)
 def test_thread_pages_from_the_cache_are_the_pages_rendered_without_it(client_for, found, language, zone):
+    """The clock is held: a page says how long is left before the deadline, and a render a second later may say
+    it otherwise ("2 days", then "1 day, 23 hours") whatever is cached."""
     game = running_game(now=timezone.now())
     ann, bob, ghost = make_user("ann"), make_user("bob"), make_user("ghost")
     moderator = make_user("mod")
