@@ -26,6 +26,7 @@ from .models import (
     Post,
     PostRevision,
     Profile,
+    Rename,
     Seat,
     SecretWitness,
     SentEmail,
@@ -228,6 +229,16 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ("language", "reminders")
     search_fields = ("user__username", "display_name")
     exclude = ("calendar_token",)
+    raw_id_fields = ("user",)
+
+
+@admin.register(Rename)
+class RenameAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only: written by every change of a name, which open pages are checked against."""
+
+    list_display = ("at", "user", "field", "old", "new")
+    list_filter = ("field",)
+    search_fields = ("user__username", "old", "new")
     raw_id_fields = ("user",)
 
 

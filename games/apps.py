@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 from django.apps import apps as global_apps
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, pre_save
 
 
 class GamesConfig(AppConfig):
@@ -9,14 +9,18 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from allauth.account.signals import user_signed_up
+        from django.contrib.auth import get_user_model
 
         from .models import Profile
+        from .models.profile import record_rename
 
         def make_profile(sender, request, user, **kwargs) -> None:
             """A new account reads the site in the language it signed up in, and its browser's time zone."""
             Profile.of(user, request)
 
         user_signed_up.connect(make_profile, dispatch_uid="games.profile_on_sign_up", weak=False)
+        for named in (get_user_model(), Profile):
+            pre_save.connect(record_rename, sender=named, dispatch_uid=f"games.rename.{named._meta.label}")
         post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="games.record_signing_key")
 
 

@@ -4,7 +4,8 @@ the thread's posts.
 
 The fingerprint covers everything a viewer's page of the thread shows: the game row (status, step, events, who
 owes a move, deadline, pause, lock), the thread's posts (new, edited, hidden or unhidden, their authors deleted),
-the claims, the seats, and the viewer's own moves, absences and notes. The ETag adds who is looking
+the claims, the seats, the last rename of anyone (the names it shows), and the viewer's own moves, absences and
+notes. The ETag adds who is looking
 and how: the user and their session's CSRF cookie (a cached page's forms must carry a token that still works),
 the language, the time zone and the page asked for. A page loaded by a reader (not by the live script) also
 carries the minute, since without JavaScript its countdown is the server's text.

@@ -4,7 +4,7 @@ from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
 from .notes import Note
 from .notify import InboundEmail, Notification, SentEmail, SigningKey
-from .profile import Profile
+from .profile import Profile, Rename
 from .webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "Post",
     "PostRevision",
     "Profile",
+    "Rename",
     "Seat",
     "SecretWitness",
     "SentEmail",

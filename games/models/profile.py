@@ -1,8 +1,11 @@
-"""A user's forum profile: the name shown, the time zone every deadline is shown in, the language."""
+"""A user's forum profile: the name shown, the time zone every deadline is shown in, the language; and the names
+each user went by."""
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.zones import is_zone
@@ -76,3 +79,46 @@ class Profile(models.Model):
         if is_zone(zone):
             defaults["time_zone"] = zone
         return defaults
+
+
+class Rename(models.Model):
+    """A change of a name a user is shown by: their username (in their profile's address) or their display name.
+    Every page that shows names is checked against the last one (a thread's fingerprint reads it: a rename anywhere
+    is news to every open page, which renames make rare enough to afford), and moderators read the names a player
+    went by before (one player posing as another is part of the game's deceit, and a reason to look)."""
+
+    class Field(models.TextChoices):
+        USERNAME = "username", _("username")
+        DISPLAY_NAME = "display_name", _("display name")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="renames")
+    field = models.CharField(max_length=16, choices=Field.choices)
+    old = models.CharField(max_length=150, blank=True)
+    new = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("-at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.old} → {self.new}"
+
+
+def record_rename(sender, instance, raw: bool = False, **kwargs) -> None:
+    """pre_save of the user model and of Profile: a name changed by any path (the profile page, the admin, a
+    command) is recorded in the same transaction as the change. A new account is nobody's news; a new profile
+    with a display name is (its pages showed the username until now)."""
+    if raw:  # loaded from a fixture: nothing was renamed
+        return
+    field = Rename.Field.USERNAME if sender is get_user_model() else Rename.Field.DISPLAY_NAME
+    new = getattr(instance, field)
+    if instance._state.adding and field == Rename.Field.USERNAME:
+        return
+    old = (
+        ""
+        if instance._state.adding
+        else sender._default_manager.filter(pk=instance.pk).values_list(field, flat=True).first()
+    )
+    if (old or "") != new:
+        user_id = instance.pk if field == Rename.Field.USERNAME else instance.user_id
+        Rename.objects.create(user_id=user_id, field=field, old=old or "", new=new)

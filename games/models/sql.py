@@ -17,7 +17,7 @@ from .api import ApiRequestCount
 from .forum import Claim, Post, ThreadRead
 from .game import PLAYED_FIELDS, Absence, ActionRecord, Game, Seat
 from .notes import Note
-from .profile import Profile
+from .profile import Profile, Rename
 
 User = get_user_model()
 
@@ -26,7 +26,7 @@ User = get_user_model()
 GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name",
                "visibility", "link_key")  # fmt: skip
 AGGREGATES = ("live_posts", "live_posts_hidden", "live_posts_signed", "live_posts_edited", "live_claims", "live_seats",
-              "live_seats_ids", "live_seats_active", "live_own_actions", "live_own_absences",
+              "live_seats_ids", "live_seats_active", "live_renamed", "live_own_actions", "live_own_absences",
               "live_own_absences_started", "live_own_absences_over", "live_own_notes", "live_read_mark")  # fmt: skip
 
 
@@ -43,12 +43,14 @@ def fingerprint(game_id: int, thread: str, viewer_id: int, now: datetime) -> tup
 def _fingerprint_sql() -> str:
     """Each aggregate reads its table once and gives one row, even over no rows. The tables are named from the
     models; the columns are written as the models name them (none sets db_column)."""
-    models = (Game, Post, Claim, Seat, ActionRecord, Absence, Note, ThreadRead)
-    game, post, claim, seat, action, absence, note, read = (connection.ops.quote_name(m._meta.db_table) for m in models)
+    models = (Game, Post, Claim, Seat, Rename, ActionRecord, Absence, Note, ThreadRead)
+    game, post, claim, seat, rename, action, absence, note, read = (
+        connection.ops.quote_name(m._meta.db_table) for m in models
+    )
     fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
     return f"""
-        SELECT {fields}, p.n, p.hidden, p.signed, p.edited, c.n, s.n, s.ids, s.active, a.n, o.n, o.started, o.ended,
-               n.saved, r.mark
+        SELECT {fields}, p.n, p.hidden, p.signed, p.edited, c.n, s.n, s.ids, s.active, rn.last, a.n, o.n, o.started,
+               o.ended, n.saved, r.mark
         FROM {game} g
         CROSS JOIN (SELECT COUNT(*) AS n, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
                            COUNT(author_id) AS signed, MAX(edited_at) AS edited
@@ -56,6 +58,7 @@ def _fingerprint_sql() -> str:
         CROSS JOIN (SELECT COUNT(*) AS n FROM {claim} WHERE game_id = %(game)s) c
         CROSS JOIN (SELECT COUNT(*) AS n, SUM(id) AS ids, SUM(CASE WHEN active THEN 1 ELSE 0 END) AS active
                     FROM {seat} WHERE game_id = %(game)s) s
+        CROSS JOIN (SELECT MAX(id) AS last FROM {rename}) rn
         CROSS JOIN (SELECT COUNT(*) AS n FROM {action} WHERE game_id = %(game)s AND actor_id = %(viewer)s) a
         CROSS JOIN (SELECT COUNT(*) AS n, SUM(CASE WHEN absence.starts_at <= %(now)s THEN 1 ELSE 0 END) AS started,
                            SUM(CASE WHEN absence.ends_at <= %(now)s OR absence.ended_early_at <= %(now)s

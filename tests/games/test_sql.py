@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.db.models import BigIntegerField, Case, Count, Max, Q, Sum, When
 
-from games.models import Absence, ActionRecord, ApiToken, Claim, Game, Note, Post, Seat, ThreadRead, sql
+from games.models import Absence, ActionRecord, ApiToken, Claim, Game, Note, Post, Rename, Seat, ThreadRead, sql
 from games.models.game import PLAYED_FIELDS
 from games.presenters import POST_FIELDS
 from games.services import create_game, make_move
@@ -41,6 +41,7 @@ def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | No
     return (
         *game, posts["n"], posts["hidden"], posts["signed"], posts["edited"],
         Claim.objects.filter(game_id=game_id).count(), seats["n"], seats["ids"], seats["active"],
+        Rename.objects.aggregate(last=Max("pk"))["last"],
         ActionRecord.objects.filter(game_id=game_id, actor_id=viewer).count(), own["n"], own["started"], own["ended"],
         notes["saved"], read["mark"],
     )  # fmt: skip
@@ -79,6 +80,8 @@ def test_the_fingerprint_of_a_played_and_discussed_game_is_the_orms():
     Absence.objects.create(seat=seat, starts_at=now - timedelta(days=3), ends_at=now - timedelta(days=1))
     Note.objects.create(game=game, author=ann, body="bob lies", updated_at=now)
     ThreadRead.objects.create(game=game, user=ann, thread=Post.Thread.MAIN, last_read_at=now)
+    ann.username = "anne"
+    ann.save()
     Claim.objects.create(
         game=game, round=1, office=Claim.Office.PRESIDENT, author=ann, author_name="ann", cards="FFL", created_at=now
     )
