@@ -1,6 +1,7 @@
 """Parts of pages that are the same for every reader of a language and time zone (a post as the thread shows it,
 the lobby's public lists): rendered once and kept in the cache named "fragments" (Redis in production, this
-process's memory for `make run`; settings.CACHES).
+process's memory for `make run`; settings.CACHES). A fragment is HTML a template rendered: the request's own
+values (a form's CSRF token, the address) are never in one, they are rendered around it.
 
 A fragment's key is made of everything it is rendered from: the values the page read for it, the language, the
 time zone and the release (a digest of the code, templates and catalogues). Nothing is invalidated by hand, so
@@ -92,8 +93,8 @@ def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) 
 @contextmanager
 def written_together() -> Iterator[None]:
     """Within it (a request: sh_site.middleware.fragment_writes), the fragments made are written to the cache in
-    one round trip at its end rather than one a kind: a thread's page read for the first time makes its own and
-    the visitor's whole page. Outside it (a task writing an email), each is written when made."""
+    one round trip at its end rather than one a kind: a thread's page read for the first time makes several (its
+    posts, its settings, its governments, its status box). Outside it (a task writing an email), each is written when made."""
     token = _unwritten.set({})
     try:
         yield

@@ -80,7 +80,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.views.notifications.unread_count",
-                "games.views.header.visitor_links",
                 "moderation.context_processors.moderation_link",
             ],
         },

@@ -21,7 +21,6 @@ from games.services import GameError, create_game, join_game, leave_game
 from games.services.lobby import renew_link as renew
 
 from .common import attempt, load, reach
-from .header import visitor_page
 
 # Each public list is one fragment (games/fragments.py) keyed by its rows, so that a game that changes gives its
 # list a new key.
@@ -37,13 +36,8 @@ def home(request):
     minute = timezone.now().replace(second=0, microsecond=0)
     lists = sql.lobby_lists(LISTED, FINISHED_LISTED)  # read at every lobby, as SQL (sql.py)
 
-    def context() -> dict:
-        mine = {"mine": _my_games(request.user), "my_finished": _my_finished_games(request.user), "minute": minute}
-        return mine | _public_lists(lists, minute)
-
-    # A visitor's lobby is the same for every visitor of a language and zone: the whole page is one fragment.
-    page = visitor_page(request, "visitor-lobby", (lists, minute), "games/home.html", context)
-    return page or render(request, "games/home.html", context())
+    mine = {"mine": _my_games(request.user), "my_finished": _my_finished_games(request.user), "minute": minute}
+    return render(request, "games/home.html", mine | _public_lists(lists, minute))
 
 
 def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:

@@ -46,7 +46,6 @@ from games.services.transfer import export_script
 
 from . import reading
 from .common import came_by_key, first_error, load, reach
-from .header import visitor_page
 
 PAGE_SIZE = 25
 
@@ -67,10 +66,6 @@ def thread(request, game_id: int, graveyard: bool = False):
     held = live.unchanged(request, tag) and not len(messages.get_messages(request))
     if held and not graveyard:
         return _revalidate(HttpResponseNotModified(headers={"ETag": tag}))
-    if _visitors_page(request, name, seen):
-        response = _visitor_page(request, game_id, name, seen, etag=tags["live"])
-        response["ETag"] = tag
-        return _revalidate(response)
     game, state, viewer = load(request, game_id)
     if can_read(game, viewer, name) and (warning := reading.graveyard_warning(request, game, viewer, name)):
         return warning  # nothing of the graveyard shown before its reading is on the record
@@ -90,57 +85,6 @@ def thread(request, game_id: int, graveyard: bool = False):
     response = _thread_page(request, game, state, viewer, name, form, page, etag=tags["live"], seen=seen)
     response["ETag"] = tag
     return _revalidate(response)
-
-
-def _visitors_page(request, thread: str, seen: live.Fingerprint) -> bool:
-    """A page every visitor (not signed in) sees alike: a running or finished game's thread, asked for plainly (no
-    quote, nothing posted). Its open lobby is not: its sign-up buttons follow the reader."""
-    status = seen.status
-    return (
-        not request.user.is_authenticated
-        and thread == Post.Thread.MAIN
-        and status != Game.Status.OPEN
-        and "quote" not in request.GET
-    )
-
-
-def _visitor_page(request, game_id: int, name: str, seen: live.Fingerprint, etag: str):
-    """The thread's page for a visitor, the same for every visitor of a language and time zone but for its live tag
-    (the ETag the script sends back), kept whole as one fragment (header.visitor_page). Its key is the page's
-    fingerprint (everything a visitor's page shows, live.fingerprint), the page's posts as read (their authors'
-    names are in no fingerprint), the page number and the minute its countdown counts from."""
-    count = live.posts(seen)
-    number = _page_number(request.GET.get("page"), count)
-    first = (number - 1) * PAGE_SIZE
-    read = tuple(live.page_posts(game_id, name, max(0, first - 1), first + PAGE_SIZE))  # with the one before
-    rows = read[1:] if first else read
-    minute = timezone.now().replace(second=0, microsecond=0)
-    parts = (game_id, name, number, seen, minute, live.is_live(request), rows)
-
-    def context() -> dict:
-        game, state, viewer = load(request, game_id)
-        form = PostForm(initial={"thread": name})
-        thread_context = _thread_context(request, game, state, viewer, name, form, number, etag, seen=seen, read=read)
-        body = render_to_string("games/_thread_body.html", thread_context, request)
-        title = seen.name
-        return {"game": {"pk": game_id, "name": title}, "thread": name, "body": mark_safe(body),
-                "live_every": settings.LIVE_POLL_SECONDS, "read_mark": ""}  # fmt: skip
-
-    page = visitor_page(request, "visitor-page", parts, "games/thread.html", context, filled={"etag": etag})
-    return page or render(request, "games/thread.html", context() | {"etag": etag})
-
-
-def _page_number(asked: str | None, posts: int) -> int:
-    """The page Paginator.get_page gives for `asked` in a thread of `posts` posts: "last" or past the end, the last
-    page; not a number, the first."""
-    last = max(1, -(-posts // PAGE_SIZE))
-    if asked == "last":
-        return last
-    try:
-        number = int(asked)
-    except (TypeError, ValueError):
-        return 1
-    return number if 1 <= number <= last else last
 
 
 def _revalidate(response):
@@ -172,10 +116,9 @@ def _thread_page(
 
 def _thread_context(
     request, game, state, viewer, name: str, form: PostForm, page_number, etag: str, preview: str = "",
-    notes: str | None = None, seen: live.Fingerprint | None = None, read: tuple | None = None,
+    notes: str | None = None, seen: live.Fingerprint | None = None,
 ) -> dict:  # fmt: skip
-    """What the thread's page shows (templates/games/_thread_body.html), for this viewer; `read`: the page's posts
-    with the last of the page before, if read already (live.page_posts)."""
+    """What the thread's page shows (templates/games/_thread_body.html), for this viewer."""
     if not can_read(game, viewer, name):
         raise PermissionDenied(_("The living cannot read the graveyard."))
     paginator = Paginator(Post.objects.filter(game=game, thread=name), PAGE_SIZE)
@@ -184,7 +127,7 @@ def _thread_context(
     page = paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
     # The page's posts, with the last of the page before (its time starts the page's announcements), in one query.
     first = (page.number - 1) * PAGE_SIZE
-    rows = read if read is not None else live.page_posts(game.pk, name, max(0, first - 1), first + PAGE_SIZE)
+    rows = live.page_posts(game.pk, name, max(0, first - 1), first + PAGE_SIZE)
     page.object_list = [dict(zip(POST_FIELDS, row, strict=True)) for row in rows]
     before = page.object_list.pop(0)["created_at"] if first and page.object_list else None
     # The log as plain rows, never as model objects, read once if the shared parts or the panel need it.

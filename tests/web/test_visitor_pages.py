@@ -1,6 +1,6 @@
-"""A visitor's kept lobby and thread page (games/views/header.py) carry what players wrote exactly as stored: a
-post, a quote, a game's name and a username holding the words a kept page ever stood in for this request's own
-values reach every visitor as the template renders them, and no visitor's CSRF token or address lands in a post."""
+"""A visitor's lobby and thread page carry what players wrote exactly as stored: a post, a quote, a game's name and a
+username holding the words a kept page once stood in for a request's own values reach every visitor, from the
+fragment cache or not, as the templates render them, and no visitor's CSRF token or address lands in a post."""
 
 import re
 
@@ -10,11 +10,10 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
+from games import fragments
 from games.markup import quote
 from games.models import Game
 from games.services.forum import post_message
-from games.views import lobby as lobby_views
-from games.views import thread as thread_views
 from tests.factories import NAMES, running_game
 
 pytestmark = pytest.mark.django_db
@@ -40,22 +39,21 @@ def written():
     return game, [first.html, second.html]
 
 
-def kept_and_rendered(monkeypatch, url: str) -> tuple[str, str, str]:
+def kept_and_rendered(url: str) -> tuple[str, str, str]:
     """A visitor's page made and kept, then from the cache, then rendered by the template with nothing kept."""
     visitor = Client()
     made, kept = (visitor.get(url).content.decode() for _ in range(2))
-    for views in (lobby_views, thread_views):
-        monkeypatch.setattr(views, "visitor_page", lambda *args, **kwargs: None)
-    return made, kept, visitor.get(url).content.decode()
+    with fragments.bypassed():
+        return made, kept, visitor.get(url).content.decode()
 
 
 def without_token(page: str) -> str:
     return TOKEN.sub("TOKEN", page)
 
 
-def test_a_visitors_kept_thread_page_is_what_the_template_renders_of_what_players_wrote(monkeypatch, written):
+def test_a_visitors_kept_thread_page_is_what_the_template_renders_of_what_players_wrote(written):
     game, htmls = written
-    made, kept, rendered = kept_and_rendered(monkeypatch, f"/games/{game.pk}/")
+    made, kept, rendered = kept_and_rendered(f"/games/{game.pk}/")
     assert without_token(made) == without_token(kept) == without_token(rendered)
     for page in (made, kept):
         assert all(html in page for html in htmls)
@@ -63,9 +61,9 @@ def test_a_visitors_kept_thread_page_is_what_the_template_renders_of_what_player
         assert all(f"{word}</" in page for word in WORDS[:2])  # the authors' names
 
 
-def test_a_visitors_kept_lobby_is_what_the_template_renders_of_a_games_name(monkeypatch, written):
+def test_a_visitors_kept_lobby_is_what_the_template_renders_of_a_games_name(written):
     game, _htmls = written
-    made, kept, rendered = kept_and_rendered(monkeypatch, "/")
+    made, kept, rendered = kept_and_rendered("/")
     assert without_token(made) == without_token(kept) == without_token(rendered)
     assert escape(game.name) in kept
 
