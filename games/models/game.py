@@ -53,6 +53,7 @@ class Game(models.Model):
         PUBLIC = "public", _("Public: listed in the lobby, readable by anyone")
         UNLISTED = "unlisted", _("Unlisted: readable by anyone with the link")
 
+    # What it is and who may read it.
     name = models.CharField(_("name"), max_length=100)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="games_created"
@@ -62,10 +63,11 @@ class Game(models.Model):
     # An unlisted game's secret address (games/u/<link_key>/), the only one at which a stranger reads it; blank for a
     # public game. Its creator or a moderator renews it (services.lobby.renew_link).
     link_key = models.CharField(max_length=64, blank=True, editable=False)
+
+    # Its settings, chosen when it is made (SETTINGS_FIELDS).
     player_count = models.PositiveSmallIntegerField(
         _("players"), default=7, validators=[MinValueValidator(5), MaxValueValidator(10)]
     )
-
     # The house rules (RULES.md R3, R15, R18, R23, T4) by name, as games.engine.settings declares them: read as
     # `rules`; a rule declared after the game was made takes its default.
     house_rules = models.JSONField(default=default_house_rules, blank=True, validators=[validate_house_rules])
@@ -94,7 +96,7 @@ class Game(models.Model):
     )
     lobby_days = models.PositiveSmallIntegerField(default=14, validators=[MinValueValidator(1), MaxValueValidator(90)])
 
-    # The running game.
+    # The running game: what every change writes (PLAYED_FIELDS), but its seed and set-up, written at its start.
     seed = models.BigIntegerField(null=True, blank=True)
     setup = models.JSONField(
         null=True, blank=True, help_text="the replay script's set-up (players, seed, rng); its settings: house_rules"
@@ -114,22 +116,24 @@ class Game(models.Model):
     waiting = models.JSONField(  # public: the status box says it; a first ballot changes it with no event
         default=list, blank=True, help_text="the seat numbers that owe a move now, for the live page's fingerprint"
     )
+
+    # Its result: what the statistics read of a finished game (games/stats.py), written when it ends
+    # (services/results.py).
     winner = models.CharField(max_length=10, blank=True)
     win_reason = models.CharField(max_length=20, blank=True)
-    # When the sweep could not apply this game's deadline: set aside, retried after a back-off, shown to the
-    # moderators; cleared when the sweep next succeeds.
-    sweep_failures = models.PositiveSmallIntegerField(default=0)
-    sweep_error = models.TextField(blank=True)
-    sweep_retry_at = models.DateTimeField(null=True, blank=True)
+    rounds = models.PositiveIntegerField(null=True, blank=True)
+    policies = models.PositiveIntegerField(null=True, blank=True, help_text="enacted, chaos's included")
+    chaos_policies = models.PositiveIntegerField(null=True, blank=True)
 
+    # Bookkeeping: when it was made, listed, started and ended; and when the sweep could not apply its deadline:
+    # set aside, retried after a back-off, shown to the moderators; cleared when the sweep next succeeds.
     created_at = models.DateTimeField(auto_now_add=True)
     lobby_closes_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # What the statistics read of a finished game (games/stats.py), written when it ends (services/results.py).
-    rounds = models.PositiveIntegerField(null=True, blank=True)
-    policies = models.PositiveIntegerField(null=True, blank=True, help_text="enacted, chaos's included")
-    chaos_policies = models.PositiveIntegerField(null=True, blank=True)
+    sweep_failures = models.PositiveSmallIntegerField(default=0)
+    sweep_error = models.TextField(blank=True)
+    sweep_retry_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -200,11 +204,21 @@ class Game(models.Model):
         return timedelta(minutes=amount) if self.minute_durations else timedelta(hours=amount)
 
 
-# What a change (a move, a deadline, a moderator's intervention) writes of the game's row: the running game, its
-# result and the sweep's bookkeeping. Its settings are written by whoever sets them, with save(update_fields=...).
-PLAYED_FIELDS = ("status", "state", "step_number", "event_count", "action_count", "round_started_at",
-                 "session_started_at", "step_started_at", "deadline", "paused_at", "thread_locked", "waiting", "winner",
-                 "win_reason", "finished_at", "rounds", "policies", "chaos_policies", "sweep_failures", "sweep_error",
+# The game's fields in their groups, each readable apart; every field is in one (tests/games/test_game_fields.py).
+IDENTITY_FIELDS = ("name", "created_by", "status", "visibility", "link_key")
+SETTINGS_FIELDS = ("player_count", "house_rules", "nomination_hours", "election_hours", "discard_hours",
+                   "legislative_hours", "veto_reply_hours", "veto_enact_hours", "power_hours", "execution_vote_hours",
+                   "minute_durations", "deadline_hour", "time_zone", "absence_notice_hours", "absence_max_days",
+                   "exile_lookback_games", "lobby_days")  # fmt: skip
+RUNNING_FIELDS = ("seed", "setup", "state", "step_number", "event_count", "action_count", "round_started_at",
+                  "session_started_at", "step_started_at", "deadline", "paused_at", "thread_locked", "waiting")  # fmt: skip
+RESULT_FIELDS = ("winner", "win_reason", "rounds", "policies", "chaos_policies")
+BOOKKEEPING_FIELDS = ("created_at", "lobby_closes_at", "started_at", "finished_at", "sweep_failures", "sweep_error",
+                      "sweep_retry_at")  # fmt: skip
+# What a change (a move, a deadline, a moderator's intervention) writes of the game's row: its status, the running
+# game, its result and the sweep's bookkeeping. Its settings are written by whoever sets them, with
+# save(update_fields=...).
+PLAYED_FIELDS = ("status", *RUNNING_FIELDS[2:], *RESULT_FIELDS, "finished_at", "sweep_failures", "sweep_error",
                  "sweep_retry_at")  # fmt: skip
 
 
