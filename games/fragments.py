@@ -94,7 +94,8 @@ def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) 
 def written_together() -> Iterator[None]:
     """Within it (a request: sh_site.middleware.fragment_writes), the fragments made are written to the cache in
     one round trip at its end rather than one a kind: a thread's page read for the first time makes several (its
-    posts, its settings, its governments, its status box). Outside it (a task writing an email), each is written when made."""
+    posts, its settings, its governments, its status box). Outside it (a task writing an email), each is written
+    when made."""
     token = _unwritten.set({})
     try:
         yield

@@ -211,7 +211,8 @@ SETTINGS_FIELDS = ("player_count", "house_rules", "nomination_hours", "election_
                    "minute_durations", "deadline_hour", "time_zone", "absence_notice_hours", "absence_max_days",
                    "exile_lookback_games", "lobby_days")  # fmt: skip
 RUNNING_FIELDS = ("seed", "setup", "state", "step_number", "event_count", "action_count", "round_started_at",
-                  "session_started_at", "step_started_at", "deadline", "paused_at", "thread_locked", "waiting")  # fmt: skip
+                  "session_started_at", "step_started_at", "deadline", "paused_at", "thread_locked",
+                  "waiting")  # fmt: skip
 RESULT_FIELDS = ("winner", "win_reason", "rounds", "policies", "chaos_policies")
 BOOKKEEPING_FIELDS = ("created_at", "lobby_closes_at", "started_at", "finished_at", "sweep_failures", "sweep_error",
                       "sweep_retry_at")  # fmt: skip
