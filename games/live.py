@@ -2,10 +2,10 @@
 new?" every few seconds and is answered "no" (304) for the price of that query and the sign-in's; and a page of
 the thread's posts.
 
-The fingerprint covers everything a viewer's page of the thread shows: the game row (status, step, events, who
-owes a move, deadline, pause, lock), the thread's posts (new, edited, hidden or unhidden, their authors deleted),
-the claims, the seats, the last rename of anyone (the names it shows), and the viewer's own moves, absences and
-notes. The ETag adds who is looking
+The fingerprint covers everything a viewer's page of the thread shows, as each part of the page declares it
+(PARTS): the game row (status, step, events, who owes a move, deadline, pause, lock, settings), the thread's posts
+(new, edited, hidden or unhidden, deleted, their authors deleted), the last rename of anyone (the names it shows),
+the claims, the seats, and the viewer's own moves, absences and notes (VIEWER). The ETag adds who is looking
 and how: the user and their session's CSRF cookie (a cached page's forms must carry a token that still works),
 the language, the time zone and the page asked for. A page loaded by a reader (not by the live script) also
 carries the minute, since without JavaScript its countdown is the server's text.
@@ -20,12 +20,39 @@ from django.utils.crypto import salted_hmac
 from django.utils.http import parse_etags
 
 from .models import sql
+from .models.game import SETTINGS_FIELDS
 from .models.sql import AGGREGATES, GAME_FIELDS, moment_converter
 
 LIVE_HEADER = "X-Live"  # sent by the page's script when it asks for news; its answers leave flash messages unread
 READ_HEADER = "X-Read-Before"  # sent with it: the reader's read mark when the page was loaded ("New posts")
 # The fingerprint's values by name: the game's row (GAME_FIELDS), then what is counted of the rest (AGGREGATES).
 Fingerprint = namedtuple("Fingerprint", (*GAME_FIELDS, *AGGREGATES))
+
+# What each kept part of a thread's page shows, by the fingerprint's names. A part's key in the fragment cache is
+# made of these values (`shown`) and of what is the page's own (the thread, the page's number, the minute its
+# countdown counts from); the page's ETag is made of every part's values and the viewer's own (VIEWER). So a part
+# can show nothing the ETag does not change with, and the fingerprint reads nothing no part shows
+# (tests/web/test_cache_declarations.py).
+ROW = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name",
+       "visibility", "link_key")  # fmt: skip
+# The thread's posts: new, edited, hidden or unhidden, deleted, their authors renamed or gone.
+POSTS = ("live_posts", "live_posts_ids", "live_posts_hidden", "live_posts_signed", "live_posts_edited", "live_renamed")
+TABLE = ("live_claims", "live_seats", "live_seats_ids", "live_seats_active")  # the claims and who holds each seat
+PARTS = {
+    "page": ("status", "event_count", "visibility", "link_key", *POSTS),  # its posts, announcements and pages
+    "settings": ("status", *SETTINGS_FIELDS),  # shown unfolded while the game is open
+    "history": (*ROW, *TABLE),  # the governments
+    "status": (*ROW, *TABLE),  # the status box and the board
+}
+# What the page shows of the viewer alone: their moves, absences, notes and read mark. In no kept part.
+VIEWER = ("live_own_actions", "live_own_absences", "live_own_absences_started", "live_own_absences_over",
+          "live_own_notes", "live_read_mark")  # fmt: skip
+DECLARED = tuple(dict.fromkeys(name for part in PARTS.values() for name in part)) + VIEWER
+
+
+def shown(fingerprint: "Fingerprint", part: str) -> tuple:
+    """The values the kept `part` of the page shows (PARTS), as the fingerprint read them: its key."""
+    return tuple(getattr(fingerprint, name) for name in PARTS[part])
 
 
 def fingerprint(game_id: int, thread: str, viewer_id: int | None) -> Fingerprint | None:
@@ -41,11 +68,6 @@ def page_posts(game_id: int, thread: str, start: int, stop: int) -> list[tuple]:
     """Posts `start` to `stop` of the thread, in its order, as plain rows of presenters.POST_FIELDS: read at every
     page, as SQL (sql.py)."""
     return sql.page_posts(game_id, thread, start, stop)
-
-
-def public(fingerprint: Fingerprint) -> tuple:
-    """The part of a fingerprint every viewer shares: the game's row, its thread's posts, its claims and seats."""
-    return fingerprint[: len(GAME_FIELDS) + AGGREGATES.index("live_own_actions")]
 
 
 def read_mark(fingerprint: Fingerprint) -> datetime | None:
@@ -69,13 +91,14 @@ def posts(fingerprint: Fingerprint) -> int:
 
 
 def etag(request, fingerprint: Fingerprint, *, live: bool) -> str:
-    """The ETag of the page the request asks for: per viewer, session, language, time zone and address; keyed
-    with the site's secret, so that no tag can be guessed from what a page shows."""
+    """The ETag of the page the request asks for: what its parts and the viewer's own show (DECLARED), per viewer,
+    session, language, time zone and address; keyed with the site's secret, so that no tag can be guessed from what
+    a page shows."""
     viewer = request.user.pk if request.user.is_authenticated else 0
     parts = [
         # The reader's read mark moves a page ("New posts" is drawn from it), not a live answer: that draws the
         # line from the mark the page was loaded with (READ_HEADER), which the page holds as long as it is open.
-        repr(tuple(fingerprint._replace(live_read_mark=None) if live else fingerprint)),
+        repr(tuple(getattr(fingerprint, name) for name in DECLARED if not (live and name == "live_read_mark"))),
         str(viewer),
         csrf_secret(request),
         translation.get_language() or "",

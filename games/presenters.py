@@ -298,13 +298,6 @@ MINUTE_LABELS = {
 }
 
 
-def settings_key(game: Game) -> tuple:
-    """Everything game_settings reads of the game, as values: a fragment showing the settings is keyed by them."""
-    fields = ("minute_durations", "deadline_hour", "time_zone", "absence_notice_hours", "absence_max_days",
-              "exile_lookback_games", *(f"{name}_hours" for name in DURATIONS))  # fmt: skip
-    return (tuple(sorted(game.rules.to_dict().items())), *(getattr(game, field) for field in fields))
-
-
 def game_settings(game: Game) -> list[dict]:
     """Every setting of the game in plain words, as players read them before joining and during play: the
     variants, what a missed deadline does, every duration, the deadline hour, absences and the exile filter."""

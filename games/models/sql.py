@@ -15,19 +15,20 @@ from django.db.models import Model
 
 from .api import ApiRequestCount
 from .forum import Claim, Post, ThreadRead
-from .game import PLAYED_FIELDS, Absence, ActionRecord, Game, Seat
+from .game import PLAYED_FIELDS, SETTINGS_FIELDS, Absence, ActionRecord, Game, Seat
 from .notes import Note
 from .profile import Profile, Rename
 
 User = get_user_model()
 
-# What the fingerprint reads of the game's row: its visibility and link key too (who may read the page at its
-# number, and the addresses its links carry).
+# What the fingerprint reads of the game's row: what it is and who may read it at its number (its visibility and
+# link key, which its links carry too), the running game, and its settings.
 GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name",
-               "visibility", "link_key")  # fmt: skip
-AGGREGATES = ("live_posts", "live_posts_hidden", "live_posts_signed", "live_posts_edited", "live_claims", "live_seats",
-              "live_seats_ids", "live_seats_active", "live_renamed", "live_own_actions", "live_own_absences",
-              "live_own_absences_started", "live_own_absences_over", "live_own_notes", "live_read_mark")  # fmt: skip
+               "visibility", "link_key", *SETTINGS_FIELDS)  # fmt: skip
+AGGREGATES = ("live_posts", "live_posts_ids", "live_posts_hidden", "live_posts_signed", "live_posts_edited",
+              "live_renamed", "live_claims", "live_seats", "live_seats_ids", "live_seats_active", "live_own_actions",
+              "live_own_absences", "live_own_absences_started", "live_own_absences_over", "live_own_notes",
+              "live_read_mark")  # fmt: skip
 
 
 def fingerprint(game_id: int, thread: str, viewer_id: int, now: datetime) -> tuple | None:
@@ -49,10 +50,10 @@ def _fingerprint_sql() -> str:
     )
     fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
     return f"""
-        SELECT {fields}, p.n, p.hidden, p.signed, p.edited, c.n, s.n, s.ids, s.active, rn.last, a.n, o.n, o.started,
-               o.ended, n.saved, r.mark
+        SELECT {fields}, p.n, p.ids, p.hidden, p.signed, p.edited, rn.last, c.n, s.n, s.ids, s.active, a.n, o.n,
+               o.started, o.ended, n.saved, r.mark
         FROM {game} g
-        CROSS JOIN (SELECT COUNT(*) AS n, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
+        CROSS JOIN (SELECT COUNT(*) AS n, SUM(id) AS ids, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
                            COUNT(author_id) AS signed, MAX(edited_at) AS edited
                     FROM {post} WHERE game_id = %(game)s AND thread = %(thread)s) p
         CROSS JOIN (SELECT COUNT(*) AS n FROM {claim} WHERE game_id = %(game)s) c

@@ -36,7 +36,6 @@ from games.presenters import (
     post_htmls,
     private_panel,
     revealed_secrets,
-    settings_key,
     status_box,
 )
 from games.services import GameError, forum, participation_records
@@ -189,14 +188,9 @@ def _secret_link(request, game, viewer) -> str:
 def _shared_parts(game, state, name: str, page, before, events: Callable[[], list], minute, seen) -> dict:
     """What the page shows every reader alike: its posts and announcements (their HTML, each post's id) and the
     pagination; the settings; the governments; and the status box, counting down from `minute`. Kept as four
-    fragments asked for in one round trip when the page's fingerprint `seen` was read, each keyed by what it shows:
-    the page by the game's address (its posts' links carry an unlisted game's key), its posts as read, the time its
-    announcements start after, the number of pages, the game's status and, on the last page only, the number of
-    events logged (a page with a page after it holds the announcements made up to its last post: new ones are
-    later); the settings by the game's settings, the same on every page; the
-    governments by the fingerprint's public part (live.public: the game's row, posts, claims and seats), the same on
-    every page at a moment; the status box by the public part and the minute. Else made here (a page shown again
-    after a refused form)."""
+    fragments asked for in one round trip when the page's fingerprint `seen` was read, each keyed by what it
+    declares it shows (live.PARTS) and by the page's own: the thread and the page's number, the minute. Else made
+    here (a page shown again after a refused form)."""
     status = cache(lambda: status_box(game, state) if state else None)
 
     def page_html() -> str:
@@ -228,13 +222,11 @@ def _shared_parts(game, state, name: str, page, before, events: Callable[[], lis
     if seen is None:
         made = [make() for make in makers]
     else:
-        public, posts = live.public(seen), tuple(tuple(post.values()) for post in page.object_list)
-        logged = None if page.has_next() else seen.event_count
         keys = (
-            ("page", game.address(), name, page.number, page.paginator.num_pages, game.status, posts, before, logged),
-            ("settings", game.pk, game.status == game.Status.OPEN, settings_key(game)),
-            ("history", game.pk, public),
-            ("status", game.pk, public, minute),
+            (live.shown(seen, "page"), game.pk, name, page.number),
+            (live.shown(seen, "settings"), game.pk),
+            (live.shown(seen, "history"), game.pk),
+            (live.shown(seen, "status"), game.pk, minute),
         )
         made = fragments.render_many("page", list(zip(keys, makers, strict=True)))
     body, settings_part, history, box = made

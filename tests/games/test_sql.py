@@ -26,7 +26,7 @@ def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | No
     if game is None:
         return None
     posts = Post.objects.filter(game_id=game_id, thread=thread).aggregate(
-        n=Count("pk"), hidden=Sum(Case(When(hidden_at=None, then=0), default="pk", output_field=ID)),
+        n=Count("pk"), ids=Sum("pk"), hidden=Sum(Case(When(hidden_at=None, then=0), default="pk", output_field=ID)),
         signed=Count("author"), edited=Max("edited_at"),
     )  # fmt: skip
     seats = Seat.objects.filter(game_id=game_id).aggregate(
@@ -39,9 +39,9 @@ def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | No
     notes = Note.objects.filter(game_id=game_id, author_id=viewer).aggregate(saved=Max("updated_at"))
     read = ThreadRead.objects.filter(game_id=game_id, thread=thread, user_id=viewer).aggregate(mark=Max("last_read_at"))
     return (
-        *game, posts["n"], posts["hidden"], posts["signed"], posts["edited"],
-        Claim.objects.filter(game_id=game_id).count(), seats["n"], seats["ids"], seats["active"],
+        *game, posts["n"], posts["ids"], posts["hidden"], posts["signed"], posts["edited"],
         Rename.objects.aggregate(last=Max("pk"))["last"],
+        Claim.objects.filter(game_id=game_id).count(), seats["n"], seats["ids"], seats["active"],
         ActionRecord.objects.filter(game_id=game_id, actor_id=viewer).count(), own["n"], own["started"], own["ended"],
         notes["saved"], read["mark"],
     )  # fmt: skip
@@ -49,10 +49,11 @@ def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | No
 
 def as_read(row: tuple) -> tuple:
     """The statement's row with its moments as the ORM gives them (SQLite gives text), and the seats that owe a move
-    as the ORM decodes them (the statement gives the JSON's text, which is all a fingerprint compares)."""
+    and the house rules as the ORM decodes them (the statement gives the JSON's text, which is all a fingerprint
+    compares)."""
     convert, names = sql.moment_converter(), sql.GAME_FIELDS + sql.AGGREGATES
     read = {name: convert(value) if name in MOMENTS else value for name, value in zip(names, row, strict=True)}
-    return tuple((read | {"waiting": json.loads(read["waiting"])}).values())
+    return tuple((read | {name: json.loads(read[name]) for name in ("waiting", "house_rules")}).values())
 
 
 def fingerprints_agree(game: Game, thread: str, viewer: int, now) -> bool:

@@ -13,7 +13,7 @@ from django.contrib.auth.models import Group
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from games import fragments, presenters
+from games import fragments, live
 from games.models import Post, Profile
 from games.services.forum import edit_post, post_message
 from moderation.services import set_post_hidden
@@ -97,32 +97,6 @@ def test_thread_pages_from_the_cache_are_the_pages_rendered_without_it(client_fo
     assert sum(found) > 0  # the pages did take fragments from the cache
 
 
-def test_a_fragment_key_missing_a_value_it_shows_is_caught(client_for, monkeypatch):
-    game = running_game(now=timezone.now())
-    post_message(game.pk, make_user("ann"), "Hello.")
-    reader = client_for("zed")
-    assert reader.get(f"/games/{game.pk}/").status_code == 200
-    name = presenters.POST_FIELDS.index("author__profile__display_name")
-    real = fragments.render_many
-
-    def keyed_without_display_name(kind, items):  # the page's posts as read, each but its author's display name
-        def short(parts):
-            if kind != "page" or parts[0] != "page":
-                return parts
-            posts = tuple(post[:name] + post[name + 1 :] for post in parts[6])
-            return (*parts[:6], posts, *parts[7:])
-
-        return real(kind, [(short(parts), make) for parts, make in items])
-
-    monkeypatch.setattr(fragments, "render_many", keyed_without_display_name)
-    assert reader.get(f"/games/{game.pk}/").status_code == 200  # stored under the short key
-    Profile.objects.update_or_create(
-        user=get_user_model().objects.get(username="ann"), defaults={"display_name": "Annie"}
-    )
-    with pytest.raises(fragments.StaleFragment):
-        reader.get(f"/games/{game.pk}/")
-
-
 def test_visitors_share_one_page_body_and_see_every_change(found):
     """A running game's thread is the same for every visitor of a language and zone: one body, kept as one
     fragment, for the next visitor too; a new post, an edit or a renamed author is another."""
@@ -145,17 +119,13 @@ def test_visitors_share_one_page_body_and_see_every_change(found):
     assert "Annie" in cached and "Hello, edited." in cached and "Again." in cached
 
 
-def test_a_visitors_page_keyed_without_its_posts_is_caught(monkeypatch):
-    """The page's posts are in its key because no fingerprint holds their authors' names: without them, a
-    renamed author would be served the old page, and the check says so."""
+def test_a_part_keyed_without_a_value_it_shows_is_caught(monkeypatch):
+    """The page's posts show their authors' names, so the part declares the last rename (live.PARTS): declared
+    without it, a renamed author would be served the old page, and the check says so."""
     game = running_game(now=timezone.now())
     post_message(game.pk, make_user("ann"), "Hello.")
-    real = fragments.render_many
-
-    def keyed_without_posts(kind, items):
-        return real(kind, [(parts[:-1] if kind == "visitor-page" else parts, make) for parts, make in items])
-
-    monkeypatch.setattr(fragments, "render_many", keyed_without_posts)
+    undeclared = tuple(name for name in live.PARTS["page"] if name != "live_renamed")
+    monkeypatch.setitem(live.PARTS, "page", undeclared)
     assert Client().get(f"/games/{game.pk}/").status_code == 200
     Profile.objects.update_or_create(
         user=get_user_model().objects.get(username="ann"), defaults={"display_name": "Annie"}
