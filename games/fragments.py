@@ -29,6 +29,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.cache import caches
 from django.utils import timezone, translation
+from django.utils.safestring import SafeString, mark_safe
 
 ALIAS = "fragments"
 KEEP_SECONDS = 7 * 24 * 3600  # a fragment not asked for in a week goes (a running game's posts are read daily)
@@ -47,9 +48,10 @@ class StaleFragment(AssertionError):
     """A fragment from the cache differs from the same fragment rendered now (FRAGMENT_CHECK)."""
 
 
-def render(kind: str, parts: Hashable, make: Callable[[], str], *, here: bool = False) -> str:
-    """The fragment `kind` made of `parts` (everything it shows, as values), from the cache or made by `make()`.
-    `here`: a fragment of few variants that most pages show (the header's links, an empty reply form), kept in
+def render(kind: str, parts: Hashable, make: Callable[[], str], *, here: bool = False) -> SafeString:
+    """The fragment `kind` made of `parts` (everything it shows, as values), from the cache or made by `make()`, as
+    safe as the template that rendered it. `here`: a fragment of few variants that many pages show (an empty reply
+    form), kept in
     this process's memory too, so that a page asks the cache for it once per process rather than once a page."""
     if here and not _bypassed.get():
         key = _key(kind, _context(), parts)
@@ -64,10 +66,11 @@ def render(kind: str, parts: Hashable, make: Callable[[], str], *, here: bool = 
     return render_many(kind, [(parts, make)])[0]
 
 
-def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) -> list[str]:
-    """Several fragments of one kind, in order, asked of the cache at once (one round trip for a page's posts)."""
+def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) -> list[SafeString]:
+    """Several fragments of one kind, in order, asked of the cache at once (one round trip for a page's posts). A
+    fragment is what a template rendered: the cache keeps its text, given back as safe as the template made it."""
     if _bypassed.get():
-        return [make() for _parts, make in items]
+        return [mark_safe(make()) for _parts, make in items]
     context = _context()
     keys = [_key(kind, context, parts) for parts, _make in items]
     unwritten = _unwritten.get()
@@ -87,7 +90,7 @@ def render_many(kind: str, items: Sequence[tuple[Hashable, Callable[[], str]]]) 
         unwritten.update(made)
     elif made:
         _set_many(made)
-    return html
+    return [mark_safe(fragment) for fragment in html]
 
 
 @contextmanager

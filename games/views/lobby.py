@@ -9,7 +9,6 @@ from django.db.models import F
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -48,7 +47,7 @@ def _public_lists(lists: dict[str, tuple], minute: datetime) -> dict[str, str]:
         return lists
     parts = [(name, lists[name], minute if name == "running_games" else None) for name in shown]
     html = fragments.render_many("lobby", [(part, _maker(*part)) for part in parts])
-    return lists | {name: mark_safe(part) for name, part in zip(shown, html, strict=True)}
+    return lists | dict(zip(shown, html, strict=True))
 
 
 def _maker(name: str, games: tuple, minute: datetime | None):

@@ -4,7 +4,6 @@ that ends is what makes it anew."""
 
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 
 from games import fragments
 from games.presenters import setting_words
@@ -22,4 +21,4 @@ def site(request):
         return render_to_string("games/_stats.html", context)
 
     body = fragments.render("stats", rows, make)
-    return render(request, "games/stats.html", {"body": mark_safe(body)})  # rendered by the template above
+    return render(request, "games/stats.html", {"body": body})

@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -241,7 +241,7 @@ def _entry(pk: int | None, html: str, posts: dict[int, dict]) -> dict:
     return {"kind": "post", **posts[pk], "html": html}
 
 
-def _reply_fields(form: PostForm) -> str:
+def _reply_fields(form: PostForm) -> SafeString | str:
     """The reply form's fields as the page first shows them (the thread, the quoted post, the text given: empty, or
     a quotation), kept as a fragment: Django renders each widget through its own templates, again on every page.
     A form sent back with what its author wrote (and its errors) is rendered by the page itself."""
@@ -249,8 +249,7 @@ def _reply_fields(form: PostForm) -> str:
         return ""
     values = tuple(form[name].value() for name in ("thread", "quote_of", "body"))
     fields = lambda: render_to_string("games/_reply_fields.html", {"form": form})  # noqa: E731
-    html = fragments.render("reply", values, fields, here=True)
-    return mark_safe(html)  # the widgets' own escaping
+    return fragments.render("reply", values, fields, here=True)
 
 
 def _own_absences(viewer, seen: live.Fingerprint | None) -> list:
