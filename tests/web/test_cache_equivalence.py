@@ -1,12 +1,12 @@
 """Every cached page is the page its templates render with nothing kept, over random sequences of changes.
 
-Seeded sequences of posts, moves, edits, hides and restores, renamed authors, pauses and locks change a running
-game; after each, every reader (a visitor, a player, a spectator, a moderator, each in a language and a time zone
-drawn anew) reads the lobby, the statistics and the thread's pages twice with the caches on (made, then kept) and
-once with them bypassed (games.fragments.bypassed), and the three must be the same but for the request's own
-values (the forms' CSRF token, the live tag). A conditional request with the ETag the reader was last given
-answers 304 exactly when the page rendered with nothing kept is unchanged: never a stale page, and within the
-minute never a page sent again for nothing."""
+Seeded sequences of posts, moves, edits, hides and restores, renamed authors, pauses, locks and a visitor signing
+in and out change a running game; after each, every reader (a visitor, a player, a spectator, a moderator, each in
+a language and a time zone drawn anew) reads the lobby, the statistics and the thread's pages twice with the caches
+on (made, then kept) and once with them bypassed (games.fragments.bypassed), and the three must be the same but for
+the request's own values (the forms' CSRF token, the live tag). A conditional request with the ETag the reader was
+last given answers 304 exactly when the page rendered with nothing kept is unchanged: never a stale page, and within
+the minute never a page sent again for nothing."""
 
 import difflib
 import random
@@ -92,7 +92,7 @@ class Sequence:
     def step(self) -> str:
         self.now += timedelta(seconds=self.pick.choice((1, 5, 40, 3600)))
         changes = [self.post, self.post, self.post, self.move, self.move, self.move, self.edit, self.hide,
-                   self.rename, self.pause, self.lock, self.nothing]  # fmt: skip
+                   self.rename, self.pause, self.lock, self.sign_in, self.nothing]  # fmt: skip
         change = self.pick.choice(changes)
         # A change refused (a paused game, a locked thread) changes nothing: the pages must agree on that too.
         with time_machine.travel(self.now, tick=False), suppress(GameError):
@@ -128,6 +128,14 @@ class Sequence:
     def rename(self) -> None:
         user = self.pick.choice(self.players)
         Profile.objects.update_or_create(user=user, defaults={"display_name": f"Name {self.pick.randrange(1000)}"})
+
+    def sign_in(self) -> None:
+        """The visitor signs in (a reader with no seat), or out again: the same pages, now theirs."""
+        client = self.readers["visitor"]
+        if "_auth_user_id" in client.session:
+            client.logout()
+        else:
+            client.force_login(make_user("walker"))
 
     def pause(self) -> None:
         (resume if Game.objects.get(pk=self.game.pk).paused_at else pause)(self.game.pk, self.moderator)
