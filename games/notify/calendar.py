@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db.models import Prefetch
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
@@ -34,7 +34,14 @@ DUTY = {
 }
 
 
-def calendar_for(user) -> bytes:
+def calendar_for(profile: Profile) -> bytes:
+    """The feed of the profile's owner, in their language: a calendar app that fetches it says none of its own, and
+    the feed is theirs wherever it is read."""
+    with translation.override(profile.language):
+        return _calendar(profile.user)
+
+
+def _calendar(user) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", "-//Secret Hitler by post//deadlines//EN")
     calendar.add("version", "2.0")

@@ -51,7 +51,7 @@ def calendar_feed(request, token: str):
     profile = Profile.objects.filter(calendar_token=token).exclude(calendar_token="").select_related("user").first()
     if profile is None:
         raise Http404(_("This calendar link is not valid (it may have been replaced)."))
-    return HttpResponse(calendar_for(profile.user), content_type="text/calendar; charset=utf-8")
+    return HttpResponse(calendar_for(profile), content_type="text/calendar; charset=utf-8")
 
 
 @login_required

@@ -87,3 +87,16 @@ def test_a_replaced_calendar_address_stops_working(client_for, client):
     assert client.get(f"/calendar/{old}.ics").status_code == 404
     new = Profile.objects.get(user__username="ann").calendar_token
     assert client.get(f"/calendar/{new}.ics").status_code == 200
+
+
+def test_the_calendar_feed_speaks_its_owners_language_whatever_reads_it(client):
+    game = running_game()
+    make_move(game.pk, user("ann"), {"type": "nominate", "target": "bob"}, reload(game).step_number, now=START)
+    Profile.objects.filter(pk=Profile.of(user("cat")).pk).update(language="es")
+    token = new_calendar_token(user("cat"))
+    # the calendar app that fetches it asks for English: the feed is cat's, in hers
+    feed = icalendar.Calendar.from_ical(client.get(f"/calendar/{token}.ics", HTTP_ACCEPT_LANGUAGE="en").content)
+    assert str(feed["x-wr-calname"]) == "Plazos de Secret Hitler"
+    [event] = feed.walk("VEVENT")
+    assert str(event["summary"]) == "Imported game (5 players): votar el gobierno propuesto"
+    assert event.decoded("dtend") == START + timedelta(days=7)  # the times as before: UTC
