@@ -137,3 +137,11 @@ def test_forged_addresses_are_refused_and_change_nothing(query, status):
     assert Client().get(f"/games/{game.pk}/replay/{query}").status_code == status
     assert Client().get(f"/games/{10**30}/replay/").status_code == 404  # no such game
     assert (Game.objects.count(), Post.objects.count(), ActionRecord.objects.count()) == before
+
+
+def test_the_replay_tells_what_the_president_discarded_in_the_third_person_in_spanish():
+    """The panel speaks to its player ("descartaste"); the replay tells of a president ("descartó")."""
+    game = import_script(FINISHED["liberal-policies-win"])
+    html = Client().get(f"/games/{game.pk}/replay/?round=1", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    sessions = html[html.index("Sesiones legislativas hasta ahora") :]
+    assert "robó" in sessions and "descartó" in sessions and "descartaste" not in sessions
