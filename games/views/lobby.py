@@ -110,7 +110,10 @@ def join(request, game_id: int):
     except GameError as error:
         messages.error(request, str(error))
         return redirect("account_email" if error.code == UNVERIFIED else game.get_absolute_url())
-    messages.success(request, _("You are in."))
+    if as_substitute:
+        messages.success(request, _("You are a substitute: if a seat is given up, the first substitute takes it."))
+    else:
+        messages.success(request, _("You are in."))
     return redirect(game.get_absolute_url())
 
 

@@ -104,7 +104,9 @@ def test_join_refusals_are_explained(client_for):
     response = client_for("zed").post(f"/games/{game.pk}/join/", follow=True)
     assert "This game is not open for sign-ups." in response.content.decode()
     response = client_for("zed").post(f"/games/{game.pk}/join/", {"as": "substitute"}, follow=True)
-    assert "You are in." in response.content.decode()
+    page = response.content.decode()
+    assert "You are a substitute: if a seat is given up, the first substitute takes it." in page
+    assert "You are in." not in page  # a substitute is not seated
     assert Game.objects.get(pk=game.pk).load_state().substitutes == ["zed"]
 
 
