@@ -6,8 +6,7 @@ from functools import wraps
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import Http404, HttpResponseRedirect
 from django.utils.translation import gettext as _
 
 from games.access import Viewer, access_game, unlisted_game_id, viewer_for
@@ -53,12 +52,6 @@ def refused(request, error: GameError | str, to: str):
     resolved as a view name, whatever a form sent)."""
     messages.error(request, str(error))
     return HttpResponseRedirect(to)
-
-
-def bad_request(request, error: GameError | str, back: str = "") -> HttpResponse:
-    """Input no game allows (dates out of range, say): a 400 page that says why and that nothing changed, so that
-    a program or a form replayed by hand sees the refusal in the status too."""
-    return render(request, "400.html", {"problem": str(error), "back": back}, status=400)
 
 
 def attempt(request, call: Callable[[], object], back: str, done: str | None = None):

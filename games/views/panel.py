@@ -18,7 +18,7 @@ from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
 from games.wording import confirm_question, done_message
 
-from .common import attempt, bad_request, came_by_key, first_error, reach, refused, submit
+from .common import attempt, came_by_key, first_error, reach, refused, submit
 
 
 def _back(request, game_id: int, anchor: str) -> str:
@@ -59,7 +59,13 @@ def _confirm(request, game, form: MoveForm):
         check_move(game.pk, request.user, form.move(), form.cleaned_data["step_number"])
     except GameError as error:
         return refused(request, error, _back(request, game.pk, "#panel"))
-    return _ask(request, game, game.address("move"), confirm_question(form.move()), form.confirmed_fields())
+    return _ask(
+        request,
+        game,
+        game.address("move"),
+        confirm_question(form.move(), execution_vote=game.rules.execution_vote),
+        form.confirmed_fields(),
+    )
 
 
 def _ask(request, game, action: str, question: str, fields: list[tuple[str, str]]):
@@ -95,19 +101,21 @@ def claim(request, game_id: int):
 @login_required
 @require_POST
 def absence(request, game_id: int):
-    """An absence announced from the game's panel: refused with a 400 that says why, or announced."""
+    """An absence announced from the game's panel; refused, its form again with the dates as typed and why under
+    them (a 400: nothing changed)."""
     game = reach(request, game_id)
     form = AbsenceForm(request.POST)
     back = _back(request, game.pk, "#panel")
-    if not form.is_valid():
-        return bad_request(request, _("Give the start and the end of your absence."), back)
-    data = form.cleaned_data
-    try:
-        declare_absence(game.pk, request.user, aware(data["starts_at"]), aware(data["ends_at"]))
-    except GameError as error:
-        return bad_request(request, error, back)
-    messages.success(request, _("Your absence is announced: misses whose deadline falls inside it are excused."))
-    return HttpResponseRedirect(back)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            declare_absence(game.pk, request.user, aware(data["starts_at"]), aware(data["ends_at"]))
+        except GameError as error:
+            form.add_error(None, str(error))
+    if form.is_valid():
+        messages.success(request, _("Your absence is announced: misses whose deadline falls inside it are excused."))
+        return HttpResponseRedirect(back)
+    return render(request, "games/absence.html", {"game": game, "absence_form": form, "back": back}, status=400)
 
 
 @login_required

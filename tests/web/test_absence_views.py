@@ -82,3 +82,83 @@ def test_e4_the_dead_announce_no_absence_and_a_vacation_says_so(client_for):
     page = client_for("ann").post("/profile/absences/", data).content.decode()
     assert "you owe no move, so there is nothing to excuse" in page
     assert not Absence.objects.filter(seat__game=game).exists()
+
+
+def refusal_page(client, game, starts_at: str, ends_at: str) -> str:
+    """The game's absence form sent: refused, it comes back with the dates as typed, the reason under them, and
+    nothing stored."""
+    before = list(Absence.objects.values_list("pk", flat=True))
+    response = client.post(f"/games/{game.pk}/absence/", {"starts_at": starts_at, "ends_at": ends_at})
+    assert response.status_code == 400
+    page = response.content.decode()
+    form = page.split(f'action="/games/{game.pk}/absence/"')[1].split("</form>")[0]
+    assert f'name="starts_at" required value="{starts_at}"' in form
+    assert f'name="ends_at" required value="{ends_at}"' in form
+    assert f'href="/games/{game.pk}/#panel"' in page  # back to the game
+    assert list(Absence.objects.values_list("pk", flat=True)) == before
+    return form.split('name="ends_at"')[1]  # what is said under the dates
+
+
+@pytest.mark.parametrize(
+    ("starts_in", "lasts", "reason"),
+    [
+        (timedelta(hours=2), timedelta(days=1), "An absence must be announced at least 24 hours before it starts."),
+        (timedelta(days=366), timedelta(days=1), "An absence may start at most a year from now."),
+        (timedelta(days=2), timedelta(days=91), "An absence may last at most 90 days."),
+        (
+            timedelta(days=2),
+            timedelta(days=8),
+            "Absences in this game may last 7 days in all; you have 168 hours left.",
+        ),
+        (timedelta(days=2), -timedelta(hours=1), "An absence must end after it starts."),
+    ],
+)
+def test_e4_an_absence_refused_by_the_game_s_rules_shows_its_form_again_with_the_dates_and_why(
+    client_for, starts_in, lasts, reason
+):
+    game = running_game(now=timezone.now())
+    starts = timezone.now() + starts_in
+    under = refusal_page(client_for("ann"), game, local(starts), local(starts + lasts))
+    assert f'<ul class="errorlist nonfield"><li>{reason}</li></ul>' in under.replace("&#x27;", "'")
+
+
+def test_e4_an_absence_overlapping_one_announced_shows_its_form_again_with_why(client_for):
+    game = running_game(now=timezone.now())
+    ann = client_for("ann")
+    starts = timezone.now() + timedelta(days=2)
+    dates = (local(starts), local(starts + timedelta(days=1)))
+    assert (
+        ann.post(f"/games/{game.pk}/absence/", dict(zip(("starts_at", "ends_at"), dates, strict=True))).status_code
+        == 302
+    )
+    under = refusal_page(ann, game, *dates)
+    assert "This absence overlaps one you have already announced." in under
+
+
+def test_e4_an_offset_no_place_uses_shows_the_form_again_with_why(client_for):
+    game = running_game(now=timezone.now())
+    day = (timezone.now() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M")
+    under = refusal_page(client_for("ann"), game, f"{day}:00+16:00", f"{day}:01+16:00")
+    assert "A UTC offset is between -14:00 and +14:00." in under
+
+
+def test_e4_the_dead_and_those_without_a_seat_get_the_form_again_with_why(client_for):
+    game = running_game(
+        now=timezone.now(),
+        actions=[
+            *governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan"), ("dan", "eve")),
+            {"type": "execute", "by": "dan", "target": "ann"},
+        ],
+    )
+    starts = timezone.now() + timedelta(days=2)
+    dates = (local(starts), local(starts + timedelta(days=1)))
+    assert "you owe no move, so there is nothing to excuse." in refusal_page(client_for("ann"), game, *dates)
+    stranger = refusal_page(client_for("zed"), game, *dates)
+    assert "Only a player seated in a running game can announce an absence." in stranger
+
+
+def test_e4_an_absence_form_missing_a_date_comes_back_with_the_one_given(client_for):
+    game = running_game(now=timezone.now())
+    starts = local(timezone.now() + timedelta(days=2))
+    under = refusal_page(client_for("ann"), game, starts, "")
+    assert '<ul class="errorlist"' in under and "This field is required." in under
