@@ -25,11 +25,14 @@ def notification_list(request):
 
 
 def _link(notice: Notification) -> str:
-    """Where a notice leads: a game's end to its secret history (R27), anything else of a game to its page."""
+    """Where a notice leads: a game's end to its secret history (R27), a seat taken over to the thread's first
+    unread post, anything else of a game to its page."""
     if notice.game is None:
         return ""
     if notice.kind == Notification.Kind.GAME_OVER:
         return notice.game.address("secret_history")
+    if notice.kind == Notification.Kind.SEATED:
+        return notice.game.address("first_unread")
     return notice.game.get_absolute_url()
 
 
@@ -57,8 +60,12 @@ def calendar_feed(request, token: str):
 @login_required
 @require_POST
 def renew_calendar(request):
+    renewed = Profile.objects.filter(user=request.user).exclude(calendar_token="").exists()
     new_calendar_token(request.user, request)
-    messages.success(request, _("Your calendar has a new secret address; the old one no longer works."))
+    if renewed:
+        messages.success(request, _("Your calendar has a new secret address; the old one no longer works."))
+    else:
+        messages.success(request, _("Your calendar has its secret address: add it to your calendar app."))
     return redirect("games:edit_profile")
 
 

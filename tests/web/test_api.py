@@ -40,6 +40,7 @@ def test_a_token_is_made_on_the_profile_page_shown_once_kept_as_a_digest_and_rev
     ann = client_for("ann")
     page = ann.post("/profile/tokens/", {"name": "my bot", "scope": "play"}).content.decode()
     secret = re.search(r'value="(shp_[^"]+)"', page).group(1)
+    assert '<label for="new-token"><strong>Your new token:</strong></label>' in page  # its colon never alone
     token = ApiToken.objects.get()
     assert token.digest == ApiToken.digest_of(secret) and secret not in str(vars(token))
     assert secret not in ann.get("/profile/tokens/").content.decode()  # shown once
