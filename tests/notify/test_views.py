@@ -81,9 +81,11 @@ def test_the_calendar_lists_only_what_the_reader_owes(client_for, client):
 
 def test_a_replaced_calendar_address_stops_working(client_for, client):
     ann = client_for("ann")
-    ann.post("/profile/calendar/")
+    first = ann.post("/profile/calendar/", follow=True).content.decode()
+    assert "add it to your calendar app" in first and "the old one no longer works" not in first  # no old one yet
     old = Profile.objects.get(user__username="ann").calendar_token
-    ann.post("/profile/calendar/")
+    again = ann.post("/profile/calendar/", follow=True).content.decode()
+    assert "the old one no longer works" in again
     assert client.get(f"/calendar/{old}.ics").status_code == 404
     new = Profile.objects.get(user__username="ann").calendar_token
     assert client.get(f"/calendar/{new}.ics").status_code == 200
