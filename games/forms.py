@@ -1,6 +1,7 @@
 """Forms: what people type, checked and turned into service calls."""
 
 from django import forms
+from django.core.validators import MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -12,11 +13,13 @@ from .zones import zone_choices
 
 
 class ZoneChoices:
-    """A form whose time zone field offers the browser's zone first, then the common ones, then all."""
+    """A form whose time zone field offers the browser's zone first, then the common ones, then all, and keeps the
+    zone it shows (a profile's, even one the full list leaves out)."""
 
     def __init__(self, *args, browser_zone: str = "", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = zone_choices(browser_zone)
+        current = self.get_initial_for_field(self.fields["time_zone"], "time_zone") or ""
+        self.fields["time_zone"].choices = zone_choices(browser_zone, current)
 
 
 def rule_field(rule: Rule) -> forms.Field:
@@ -32,7 +35,22 @@ HouseRuleFields = type("HouseRuleFields", (forms.Form,), {rule.name: rule_field(
 
 
 class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
+    """A new game's settings. A vote closing before the nomination's deadline (T1) is refused by Game.clean, which
+    this model form runs after its own checks, as create_game does: one check, one message, on the vote's field."""
+
     time_zone = forms.ChoiceField(label=_("time zone"), initial="UTC")
+    # An hour at least each (the model's bound on T1-T3, and an absence's notice): the browser refuses 0 too.
+    DURATIONS = (
+        "nomination_hours",
+        "election_hours",
+        "discard_hours",
+        "legislative_hours",
+        "veto_reply_hours",
+        "veto_enact_hours",
+        "power_hours",
+        "execution_vote_hours",
+        "absence_notice_hours",
+    )
 
     class Meta:
         model = Game
@@ -72,21 +90,21 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
             "exile_lookback_games": _("refuse players exiled in their last N games"),
             "lobby_days": _("days for the lobby to fill"),
         }
+        widgets = {"visibility": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.DURATIONS:
+            field = self.fields[name]
+            field.min_value = 1
+            field.validators.append(MinValueValidator(1, message=_("A duration is at least one hour.")))
+            field.widget.attrs["min"] = "1"
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         if any(ord(character) < 32 for character in name):  # a line break would break the emails' subjects
             raise forms.ValidationError(_("A game's name is one line of text."))
         return name
-
-    def clean(self):
-        # A vote closing before the nomination's deadline (T1) is refused by Game.clean, which this model form runs
-        # after this method, as create_game does: one check, one message, on the vote's field.
-        cleaned = super().clean()
-        for name in self.Meta.fields:
-            if name.endswith("_hours") and cleaned.get(name) == 0:
-                self.add_error(name, _("A duration is at least one hour."))
-        return cleaned
 
 
 class PostForm(forms.Form):

@@ -147,3 +147,20 @@ def test_on_a_wide_screen_the_panel_stays_in_view_in_a_long_thread(browser, live
     box = page.locator("#panel").bounding_box()
     assert 0 <= box["y"] < 800, box  # the panel is still on screen
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_on_a_phone_the_new_game_form_fits_and_shows_each_visibility_in_full(browser, live_server, language):
+    page = signed_in(browser, live_server.url, "ann", language=language, viewport={"width": 360, "height": 740})
+    page.goto("/games/new/")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    form = page.locator("main form.card")
+    assert form.evaluate("box => box.scrollWidth <= box.clientWidth")
+    right = form.bounding_box()["x"] + form.bounding_box()["width"]
+    choices = page.locator("fieldset.choices label")
+    assert choices.count() == 2
+    for index in range(2):
+        label = choices.nth(index)
+        assert label.evaluate("label => label.scrollWidth <= label.clientWidth")
+        assert label.bounding_box()["x"] + label.bounding_box()["width"] <= right
+    page.context.close()
