@@ -34,11 +34,12 @@ def set_figures(game, state: GameState, chaos: int) -> None:
 
 
 def set_roles(state: GameState, seats: Iterable) -> list:
-    """Each seated row's role, by the name the engine knows its holder by (a replaced holder's row is left)."""
-    roles = {seat.name: str(seat.role) for seat in state.seats}
-    seated = [seat for seat in seats if seat.number is not None and seat.name in roles]
+    """Each row that held a seat, its seat's role: a seat keeps its role when another takes it (E5, E8), so whoever
+    was exiled from it, gave it up or took it over played that role, and their profile counts the game."""
+    roles = [str(seat.role) for seat in state.seats]
+    seated = [seat for seat in seats if seat.number is not None and seat.number < len(roles)]
     for seat in seated:
-        seat.role = roles[seat.name]
+        seat.role = roles[seat.number]
     return seated
 
 

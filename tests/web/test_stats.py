@@ -184,3 +184,20 @@ def test_a_forged_player_name_is_refused_and_changes_nothing(name):
     assert Api(token_for("reader", "read")).get(f"/stats/players/{name}").status_code in (400, 404)
     assert Client().get(f"/stats/?players={name}").status_code in (200, 400)
     assert Game.objects.count() == before
+
+
+def test_e5_whoever_held_a_seat_played_its_role_and_their_profile_counts_the_game():
+    """bob is exiled and zoe, waiting as a substitute, takes his seat and its role (E5): when the game ends, both
+    played it, and bob's profile lists the game among his finished ones."""
+    names = ["ann", "bob", "cat", "dan", "eve"]  # bob is a fascist, cat Hitler (tests.factories.script's roles)
+    actions = [{"type": "substitute", "name": "zoe"}, {"type": "exile", "player": "bob"},
+               {"type": "nominate", "by": "ann", "target": "dan"}, *votes(*names, ballot="nein"),
+               {"type": "exile", "player": "cat"}, {"type": "nominate", "by": "zoe", "target": "ann"},
+               *votes("ann", "zoe", "cat", "dan", "eve", ballot="nein")]  # fmt: skip
+    game = finished(script(actions=actions))
+    assert game.win_reason == "hitler_exiled"
+    roles = dict(Seat.objects.filter(game=game, number=1).values_list("name", "role"))
+    assert roles == {"bob": "fascist", "zoe": "fascist"}
+    page = Client().get("/users/bob/").content.decode()
+    assert "No finished game yet." not in page
+    assert Api(token_for("reader", "read")).get("/stats/players/bob").json()["as_role"]["fascist"] == 1
