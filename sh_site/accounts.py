@@ -9,6 +9,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext_lazy as _
 
 # A login is a user name (150) or an email address (254 to Django's EmailField's 320); a password is bounded
 # only so that hashing and comparing cost little, far above what any pass phrase needs. Anything else allauth
@@ -56,10 +57,21 @@ class Bounded:
         bound_lengths(self)
 
 
+class SignupForm(Bounded, allauth.SignupForm):
+    def clean_password2(self) -> str:
+        """The two passwords differ: said with every other error. allauth compares them only after its password
+        rules passed (a refused password leaves the form's cleaned data): compared here, before those rules run,
+        a mismatch is not held back until everything else is put right."""
+        password2 = self.cleaned_data["password2"]
+        password1 = self.cleaned_data.get("password1")
+        if password1 and password2 and password1 != password2:
+            raise forms.ValidationError(_("You must type the same password each time."))
+        return password2
+
+
 # Every form allauth lets a project replace, bounded (settings.ACCOUNT_FORMS names them).
 # fmt: off
 class LoginForm(Bounded, allauth.LoginForm): ...
-class SignupForm(Bounded, allauth.SignupForm): ...
 class AddEmailForm(Bounded, allauth.AddEmailForm): ...
 class ChangeEmailForm(Bounded, allauth.ChangeEmailForm): ...
 class ChangePasswordForm(Bounded, allauth.ChangePasswordForm): ...

@@ -155,3 +155,53 @@ def test_a_deleted_substitute_no_longer_waits_for_a_seat():
     sweep_due_deadlines(now=reload(game).deadline)  # nobody votes: ann's second miss, and no substitute waits
     assert "sam" not in state_of(game)["alive"]
     assert state_of(game)["exiled"] == ["ann"]
+
+
+def field_blocks(page: str) -> dict[str, str]:
+    """Each field of the page's account form, by name: its label, input, help and errors, in the page's order."""
+    blocks = re.findall(r'<div class="field">(.*?)\n  </div>', page, re.S)
+    return {re.search(r'name="([^"]+)"', block).group(1): block for block in blocks}
+
+
+def sign_up(client, **changes):
+    data = {"email": "newbie@example.com", "username": "newbie", "password1": "a-long-pass-phrase-9"}
+    data = {**data, "password2": data["password1"], **changes}
+    return client.post("/accounts/signup/", data)
+
+
+def test_each_sign_up_error_sits_under_its_own_field_and_is_tied_to_it(client):
+    page = sign_up(client, username="a b", password1="short", password2="short").content.decode()
+    fields = field_blocks(page)
+    assert "Enter a valid username" in fields["username"] and "too short" not in fields["username"]
+    assert "too short" in fields["password1"]
+    for name in ("username", "password1"):
+        block = fields[name]
+        assert block.index(f'id="id_{name}"') < block.index(f'<ul class="errorlist" id="id_{name}_error">')
+        describedby = re.search(r'aria-describedby="([^"]+)"', block).group(1).split()
+        assert f"id_{name}_error" in describedby
+    assert "errorlist" not in fields["email"] + fields["password2"]
+
+
+def test_a_password_mismatch_is_said_with_the_other_errors_at_once(client):
+    page = sign_up(client, username="a b", password1="short", password2="shorter").content.decode()
+    fields = field_blocks(page)
+    assert "Enter a valid username" in fields["username"]
+    assert "too short" in fields["password1"]
+    assert "You must type the same password each time." in fields["password2"]
+    assert 'aria-describedby="id_password2_error"' in fields["password2"]
+
+
+def test_a_password_mismatch_alone_is_said_once_and_makes_no_account(client):
+    from django.contrib.auth import get_user_model
+
+    page = sign_up(client, password2="a-long-pass-phrase-8").content.decode()
+    assert page.count("You must type the same password each time.") == 1
+    assert not get_user_model().objects.filter(username="newbie").exists()
+
+
+def test_the_sign_in_form_says_a_wrong_password_above_its_fields(client):
+    make_user("boris7", password="a-long-pass-phrase-9")
+    page = client.post("/accounts/login/", {"login": "boris7", "password": "wrong-pass-phrase"}).content.decode()
+    form = page.split('action="/accounts/login/"')[1]
+    assert form.index("are not correct") < form.index('<div class="field">')
+    assert set(field_blocks(page)) >= {"login", "password"}
