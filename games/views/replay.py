@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from games.access import is_over
 from games.announcements import POLICY, describe
 from games.engine.events import DeadlinePassed
+from games.engine.settings import HouseRules
 from games.models import Claim, Post
 from games.presenters import POST_FIELDS, board_status, post_htmls
 from games.replay import Moment, moments
@@ -51,7 +52,11 @@ def replay(request, game_id: int):
     if not is_over(game) or game.setup is None:
         raise Http404(_("The replay opens when the game ends."))
     found = moments(export_script(game))
-    steps = [_step(moment) for moment in found]
+    rules = game.rules
+    # A step belongs to the round its move was made in (a veto or a failed vote that ends round 6 is round 6's),
+    # the deal to the first.
+    made_in = [found[0].public["round"], *(moment.public["round"] for moment in found[:-1])]
+    steps = [_step(moment, rules, made_in[moment.number]) for moment in found]
     rounds = sorted({step.round for step in steps})
     shown_round, asked = _round_asked(request, steps, rounds)
     shown = [step for step in steps if step.round == shown_round]
@@ -73,13 +78,14 @@ def replay(request, game_id: int):
 
 
 def _round_asked(request, steps: list[Step], rounds: list[int]) -> tuple[int, int | None]:
-    """The round of `?step=N` and N, or `?round=R`, or the first; a step or round the game does not have is a
-    404."""
+    """The round of `?step=N` and N (past the last step, the last), or `?round=R`, or the first; a step that is no
+    number or a round the game does not have is a 404."""
     asked_step, asked_round = request.GET.get("step"), request.GET.get("round")
     if asked_step is not None:
-        if not NUMBER.fullmatch(asked_step) or int(asked_step) > steps[-1].number:
+        if not NUMBER.fullmatch(asked_step):
             raise Http404(_("This game has no such step."))
-        return steps[int(asked_step)].round, int(asked_step)
+        number = min(int(asked_step), steps[-1].number)
+        return steps[number].round, number
     if asked_round is not None:
         if not NUMBER.fullmatch(asked_round) or int(asked_round) not in rounds:
             raise Http404(_("This game has no such round."))
@@ -87,11 +93,11 @@ def _round_asked(request, steps: list[Step], rounds: list[int]) -> tuple[int, in
     return rounds[0], None
 
 
-def _step(moment: Moment) -> Step:
+def _step(moment: Moment, rules: HouseRules, round_number: int) -> Step:
     view = moment.public | {"reveal": moment.secret}  # every role on the table, at every step
-    log = [describe(event) for event in moment.events if not isinstance(event, DeadlinePassed)]
+    log = [describe(event, rules) for event in moment.events if not isinstance(event, DeadlinePassed)]
     move = describe_move(moment.action) if moment.action else _("The roles are dealt and the deck shuffled.")
-    return Step(moment.number, moment.public["round"], move, log, board_status(view), moment.secret)
+    return Step(moment.number, round_number, move, log, board_status(view), moment.secret)
 
 
 def _add_posts(game, shown: list[Step], steps: list[Step]) -> None:

@@ -24,8 +24,8 @@ def finished():
     game = import_script(json.loads((SHARED_SCENARIOS / "liberal-policies-win.json").read_text()), name="Replayed")
     found = moments(export_script(game))
     rounds = {}
-    for moment in found:
-        rounds.setdefault(moment.public["round"], []).append(moment.number)
+    for moment in found:  # each step in the round its move was made in
+        rounds.setdefault(found[max(0, moment.number - 1)].public["round"], []).append(moment.number)
     return game, len(found) - 1, rounds
 
 
@@ -123,4 +123,19 @@ def test_without_javascript_a_page_shows_its_rounds_steps(browser, live_server, 
     page.get_by_role("button", name="Show this step").click()
     page.wait_for_url(re.compile(rf"\?step={last}$"))
     expect(page.locator(f"#step-{last}")).to_be_visible()
+    page.context.close()
+
+
+def test_no_round_page_of_a_game_with_every_power_logs_a_csp_refusal(browser, live_server):
+    """A 10-player game played to its end at random (investigations, special elections, executions, vetoes):
+    every round's page, stepped through to its last step, logs nothing the Content-Security-Policy refused."""
+    from tests.factories import played_to_the_end
+
+    game = import_script(played_to_the_end(10, seed=10), name="Every power")
+    found = moments(export_script(game))
+    page, refused = opened(browser, live_server)
+    for number in range(0, len(found), 7):
+        page.goto(f"/games/{game.pk}/replay/?step={number}#step-{number}")
+        expect(page.locator(f"#step-{number}")).to_be_visible()
+    assert [text for text in refused if "Content Security Policy" in text] == []
     page.context.close()
