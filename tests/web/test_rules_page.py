@@ -97,3 +97,9 @@ def test_t1_a_minute_game_s_rules_page_speaks_minutes_only():
 def test_an_hour_game_s_settings_keep_their_hour_labels():
     page = rules_page(running_game(5))
     assert "Hours to nominate" in page and "minutes" not in page.lower()
+
+
+def test_the_spanish_rules_page_calls_the_peek_by_one_name():
+    game = running_game()
+    page = Client(HTTP_ACCEPT_LANGUAGE="es").get(f"/games/{game.pk}/rules/").content.decode()
+    assert "Vistazo" in page and "Espiar" not in page
