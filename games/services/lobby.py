@@ -74,12 +74,8 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             )
         if is_barred(user, now):
             raise GameError(_("A moderator has banned you from joining games for now."), code="banned")
-        if game.exile_lookback_games and has_recent_exile(user, game.exile_lookback_games):
-            raise GameError(
-                _("This game refuses players exiled in any of their last %(count)s games.")
-                % {"count": game.exile_lookback_games},
-                code="recently_exiled",
-            )
+        if refused := exile_refusal(game, user):
+            raise refused
         players = game.seats.filter(is_substitute=False).count()
         if not as_substitute and players >= game.player_count:
             raise GameError(_("This game is full; you may still sign up as a substitute."), code="game_full")
@@ -93,6 +89,18 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
         elif not as_substitute and players + 1 == game.player_count:
             start_game(game, now)
         return seat
+
+
+def exile_refusal(game: Game, user) -> GameError | None:
+    """E6: the refusal of a game that turns away players exiled in any of their last N games, if it turns `user`
+    away (a page asks it to show the refusal rather than a button that would be refused); else None."""
+    if not game.exile_lookback_games or not has_recent_exile(user, game.exile_lookback_games):
+        return None
+    return GameError(
+        _("This game refuses players exiled in any of their last %(count)s games.")
+        % {"count": game.exile_lookback_games},
+        code="recently_exiled",
+    )
 
 
 def leave_game(game_id: int, user) -> None:

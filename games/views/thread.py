@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from games import fragments, live
 from games.access import can_read, is_moderator, is_over, posting_refusal
+from games.engine.settings import HouseRules
 from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
 from games.models import Absence, Claim, Game, GameEvent, Note, Post, ThreadRead
@@ -40,6 +41,7 @@ from games.presenters import (
 )
 from games.services import GameError, forum, participation_records
 from games.services.forum import edit_post, mark_read, post_message
+from games.services.lobby import exile_refusal
 from games.services.notes import check_notes, notes_of, save_notes
 from games.services.transfer import export_script
 
@@ -161,6 +163,7 @@ def _thread_context(
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "secret_link": _secret_link(request, game, viewer),
         "signups": _signups(game) if game.status == game.Status.OPEN else [],
+        "join_refusal": _join_refusal(game, request.user, viewer),
         "preview": preview,
         "absences": _own_absences(viewer, seen),
         "now": timezone.now(),
@@ -175,6 +178,16 @@ def _thread_context(
         "seen_up_to": last.isoformat() if request.user.is_authenticated and last else "",
         "read_action": game.address("read") if request.user.is_authenticated else "",
     }
+
+
+def _join_refusal(game, user, viewer) -> str:
+    """Why a signed-in reader not in the game would be refused if they asked to join it now, for the refusals a
+    page can foresee without a question a page of every reader would pay for (E6's recent exiles); else ""."""
+    joinable = game.status in (game.Status.OPEN, game.Status.RUNNING)
+    if not joinable or not user.is_authenticated or viewer.signed_up:
+        return ""
+    refused = exile_refusal(game, user)
+    return str(refused) if refused else ""
 
 
 def _secret_link(request, game, viewer) -> str:
@@ -302,11 +315,11 @@ def _with_announcements(game, page, thread: str, events: list, before) -> list[d
         events = [event for event in events if event.created_at <= until]
     entries += [{"kind": "event", "created_at": event.created_at, "event": event} for event in events]
     entries.sort(key=lambda entry: (entry["created_at"], entry["kind"] == "post"))
-    return _runs_of_announcements(entries)
+    return _runs_of_announcements(entries, game.rules)
 
 
-def _runs_of_announcements(entries: list[dict]) -> list[dict]:
-    """Consecutive announcements as one entry, rendered as one fragment."""
+def _runs_of_announcements(entries: list[dict], rules: HouseRules) -> list[dict]:
+    """Consecutive announcements as one entry, rendered as one fragment, as the game's house `rules` say them."""
     merged = []
     for entry in entries:
         if entry["kind"] == "post":
@@ -316,7 +329,7 @@ def _runs_of_announcements(entries: list[dict]) -> list[dict]:
         else:
             merged.append({"kind": "announcements", "events": [entry["event"]]})
     runs = [entry for entry in merged if entry["kind"] == "announcements"]
-    for entry, html in zip(runs, announcement_fragments([entry["events"] for entry in runs]), strict=True):
+    for entry, html in zip(runs, announcement_fragments([entry["events"] for entry in runs], rules), strict=True):
         entry["html"] = html
     return merged
 
@@ -461,7 +474,7 @@ def secret_history(request, game_id: int):
     context = {
         "game": game,
         "secret": revealed_secrets(state, events),
-        "log": announcements(events),
+        "log": announcements(events, game.rules),
         "status": status_box(game, state),
         "scheme": export_script(game)["rng"],
     }

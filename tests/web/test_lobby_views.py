@@ -7,6 +7,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 
 from games.models import Game, Seat
+from games.services import create_game
 from moderation.services import ban
 from tests.factories import form_data, make_user, running_game
 from tests.games.helpers import user
@@ -204,3 +205,17 @@ def test_e6_each_name_in_the_lobby_shows_its_record_as_the_profile_does(client, 
     assert "— 0 games played, 0 rounds missed, 0 exiles" in text  # newbie
     profile = " ".join(client.get("/users/bob/").content.decode().split())
     assert "<dd>1</dd><dt>Rounds missed</dt><dd>2</dd><dt>Exiles</dt><dd>1</dd>" in profile
+
+
+def test_e6_a_recently_exiled_reader_is_told_the_game_refuses_them_instead_of_a_join_button(client_for):
+    old = running_game()
+    zed = make_user("zed")
+    Seat.objects.create(game=old, user=zed, name="zed", number=5, active=False, exiled_at=old.started_at)
+    strict = create_game(make_user("yan"), exile_lookback_games=3)
+    running = running_game()
+    Game.objects.filter(pk=running.pk).update(exile_lookback_games=3)
+    for game in (strict, running):
+        page = client_for("zed").get(f"/games/{game.pk}/").content.decode()
+        assert "This game refuses players exiled in any of their last 3 games." in page
+        assert "Join as a player" not in page and "Sign up as a substitute" not in page
+    assert "Join as a player" in client_for("xia").get(f"/games/{strict.pk}/").content.decode()
