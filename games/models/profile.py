@@ -28,7 +28,9 @@ class Profile(models.Model):
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
     # Email preferences: what is sent at once, and what waits for the daily digest.
-    email_moves = models.BooleanField(_("email me when it is my move and when my games end"), default=True)
+    email_moves = models.BooleanField(
+        _("email me when I take over a seat, when it is my move and when my games end"), default=True
+    )
     reminders = models.CharField(_("deadline reminders"), max_length=4, choices=Reminders.choices, default="both")
     email_warnings = models.BooleanField(_("email me missed-round warnings and exiles"), default=True)
     email_absences = models.BooleanField(_("email me absence confirmations"), default=True)

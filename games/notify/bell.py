@@ -30,6 +30,7 @@ EMAIL_NOW = {
     Notification.Kind.EXILED: "email_warnings",
     Notification.Kind.ABSENCE: "email_absences",
     Notification.Kind.GAME_OVER: "email_moves",  # the last news of the games whose moves the reader follows
+    Notification.Kind.SEATED: "email_moves",  # the first news of a seat whose moves the reader is to make
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
@@ -120,6 +121,24 @@ def _digest(change: "Change", event) -> list[tuple]:
     ]
 
 
+def _seated(change: "Change", event) -> list[tuple]:
+    """To whoever takes over a seat (E5 substitute, E8 replacement): which seat, in place of whom. The seat's role
+    is not in it: the newcomer reads it on their private panel."""
+    seat = change.seat_of(event.data["player"])
+    if seat.user_id is None:
+        return []
+    kind = Notification.Kind.SEATED
+    data = {"seat": seat.number, "replaces": event.data["replaces"], "round": event.data["round"]}
+    return [(seat.user_id, change.game, kind, data, f"{kind}:{change.game.pk}:{event.index}")]
+
+
+def _substituted(change: "Change", event) -> list[tuple]:
+    """The substitute is told they hold the seat; everyone else seated reads of it in their digest."""
+    seated = _seated(change, event)
+    newcomer = {notice[0] for notice in seated}
+    return seated + [notice for notice in _digest(change, event) if notice[0] not in newcomer]
+
+
 def _nothing(change: "Change", event) -> list[tuple]:
     return []
 
@@ -160,8 +179,8 @@ NOTICES: dict[type, Callable[["Change", Any], list[tuple]]] = {
     ev.RoundMissed: _nothing,
     ev.Warned: partial(_personal, Notification.Kind.WARNING),
     ev.Exiled: partial(_personal, Notification.Kind.EXILED),
-    ev.Substituted: _digest,
-    ev.Replaced: _nothing,
+    ev.Substituted: _substituted,
+    ev.Replaced: _seated,
     ev.SubstituteJoined: _nothing,
     ev.SubstituteWithdrawn: _nothing,
     ev.AbsenceStarted: _nothing,
@@ -173,8 +192,9 @@ NOTICES: dict[type, Callable[["Change", Any], list[tuple]]] = {
     ev.GameOver: _game_over,
     ev.ModeratorAction: _nothing,
 }
-"""What each kind of the log sends as notices: to the player it is about, to everyone seated (the digest's
-news), the result to everyone who held a seat, or nothing. A test checks that every kind is here."""
+"""What each kind of the log sends as notices: to the player it is about, to whoever takes over a seat, to everyone
+seated (the digest's news), the result to everyone who held a seat, or nothing. A test checks that every kind is
+here."""
 
 
 def notify_mentions(game: Game, post_id: int, author, user_ids: list[int], now: datetime) -> None:

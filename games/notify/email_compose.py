@@ -33,6 +33,7 @@ CATEGORIES = {
     Notification.Kind.MENTION: "mentions",
     Notification.Kind.WEBHOOK: "warnings",
     Notification.Kind.GAME_OVER: "moves",
+    Notification.Kind.SEATED: "moves",
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
 SUBJECT_LIMIT = 150
@@ -158,6 +159,8 @@ def _link(notice: Notification, game: Game | None) -> str:
         return f"{game.get_absolute_url()}#post-{notice.data['post']}"
     if notice.kind == Notification.Kind.GAME_OVER:
         return game.address("secret_history")
+    if notice.kind == Notification.Kind.SEATED:
+        return game.address("first_unread")  # a newcomer reads the thread up from its first post
     return f"{game.get_absolute_url()}#panel"
 
 

@@ -92,6 +92,11 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
             }
         case Notification.Kind.MENTION:
             return _("%(name)s mentioned you in %(game)s.") % {"name": data["by"], "game": name}
+        case Notification.Kind.SEATED:
+            return _(
+                "You now hold seat %(seat)s in %(game)s, in place of %(replaces)s. Your role is on your private "
+                "panel; read the game's thread to catch up."
+            ) % {"seat": data["seat"] + 1, "game": name, "replaces": data["replaces"]}
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,

@@ -156,22 +156,31 @@ def exile(game_id: int, moderator, username: str, *, step: int | None = None, no
 def replace(
     game_id: int, moderator, username: str, newcomer: str, *, step: int | None = None, now: datetime | None = None
 ) -> bool:
-    """E8: `newcomer` (an existing account) takes the player's seat when the round ends; held against nobody."""
+    """E8: `newcomer` (an existing account) takes the player's seat when the round ends; held against nobody.
+
+    The newcomer may be a substitute waiting for a seat (E5): they stop waiting for the next exile and their row
+    becomes the seat's, under the name they joined with."""
     account = get_user_model().objects.filter(username=newcomer).first()
     if account is None:
         raise GameError(_("There is no account named %(name)s.") % {"name": newcomer}, code="no_such_account")
     with _changing(game_id, step, now) as change:
-        if _scheduled(change, "replace", username, newcomer):
+        held = change.seat_held_by(account)  # under the name they joined with, if renamed since
+        name = newcomer if held is None else held.name
+        if _scheduled(change, "replace", username, name):
             return False
-        if change.seat_held_by(account) is not None:  # under the name they joined with, if renamed since
+        waiting = held is not None and held.name in change.state.substitutes
+        if held is not None and not waiting:
             raise GameError(_("%(name)s is already in this game.") % {"name": newcomer}, code="name_taken")
         if knows_secrets(change.game, account):
             raise GameError(
                 _("%(name)s has seen this game's secrets and cannot play in it.") % {"name": newcomer},
                 code="saw_secrets",
             )
-        change.newcomers[newcomer] = account
-        play(change, {"type": "replace", "player": username, "name": newcomer}, MODERATOR, moderator)
+        if waiting:  # the replay notation names a new person in a replacement: the substitute leaves the list first
+            play(change, {"type": "withdraw", "name": name}, MODERATOR, moderator)
+        else:
+            change.newcomers[name] = account
+        play(change, {"type": "replace", "player": username, "name": name}, MODERATOR, moderator)
         return True
 
 

@@ -13,6 +13,7 @@ from games.services import (
     excuse,
     exile,
     extend,
+    join_game,
     lock_thread,
     pause,
     replace,
@@ -86,6 +87,58 @@ def test_e8_replace_needs_an_account_not_already_in_the_game(moderator):
         replace(game.pk, moderator, "cat", "nobody")
     with pytest.raises(GameError, match="bob is already in this game"):
         replace(game.pk, moderator, "cat", "bob")
+
+
+def waiting_substitute(game: Game, name: str = "zed") -> Seat:
+    join_game(game.pk, make_user(name), as_substitute=True, now=START)
+    return Seat.objects.get(game=game, user__username=name)
+
+
+def test_e8_e5_the_waiting_substitute_named_to_replace_takes_the_seat_in_her_own_row_held_against_nobody(moderator):
+    game = running_game()
+    row = waiting_substitute(game)
+    assert replace(game.pk, moderator, "dan", "zed", now=START + HOUR) is True
+    assert replace(game.pk, moderator, "dan", "zed", now=START + HOUR) is False  # a repeated click
+    end_now(game.pk, moderator, now=START + 2 * HOUR)
+    old = Seat.objects.get(game=game, user__username="dan")
+    assert (old.active, old.exiled_at, old.exile_reason, old.replaced_at) == (False, None, "", START + 2 * HOUR)
+    [new] = Seat.objects.filter(game=game, user__username="zed")  # one membership: her substitute row
+    assert (new.pk, new.number, new.active, new.pending) == (row.pk, 3, True, False)
+    s = state_of(game)
+    assert (s["alive"], s["exiled"]) == (["ann", "bob", "cat", "zed", "eve"], [])
+    assert reload(game).load_state().substitutes == []
+
+
+def test_e8_e5_a_substitute_named_to_replace_no_longer_waits_for_the_next_exile(moderator):
+    game = running_game()
+    waiting_substitute(game)
+    exile(game.pk, moderator, "eve", now=START + HOUR)
+    replace(game.pk, moderator, "dan", "zed", now=START + HOUR)
+    end_now(game.pk, moderator, now=START + 2 * HOUR)
+    s = state_of(game)
+    assert (s["alive"], s["exiled"]) == (["ann", "bob", "cat", "zed"], ["eve"])  # eve's seat left play
+
+
+def test_e8_a_renamed_substitute_named_to_replace_keeps_the_name_they_joined_with(moderator):
+    game = running_game()
+    row = waiting_substitute(game)
+    row.user.username = "zora"
+    row.user.save()
+    replace(game.pk, moderator, "dan", "zora", now=START + HOUR)
+    assert replace(game.pk, moderator, "dan", "zora", now=START + HOUR) is False
+    end_now(game.pk, moderator, now=START + 2 * HOUR)
+    assert state_of(game)["alive"] == ["ann", "bob", "cat", "zed", "eve"]
+    assert Seat.objects.get(pk=row.pk).number == 3
+
+
+def test_e8_a_refused_replacement_by_a_substitute_leaves_her_waiting(moderator):
+    game = running_game()
+    row = waiting_substitute(game)
+    exile(game.pk, moderator, "dan", now=START + HOUR)
+    with pytest.raises(GameError, match="dan already has an exile or replacement waiting"):
+        replace(game.pk, moderator, "dan", "zed", now=START + HOUR)
+    assert reload(game).load_state().substitutes == ["zed"]
+    assert Seat.objects.filter(pk=row.pk, active=True, pending=False, number=None).exists()
 
 
 def test_e8_cancel_ends_the_game_with_no_winner(moderator):

@@ -107,6 +107,40 @@ def test_replacement_keeps_the_seat_role_knowledge_and_history(moderator_client)
     assert (last_audit().action, AuditEntry.objects.get(action="replace").target_name) == ("end_now", "amy")
 
 
+def seat_row(page: str, name: str) -> str:
+    start = page.index(f"<td>{name}</td>")
+    return page[start : page.index("</tr>", start)]
+
+
+def test_e8_e5_a_moderator_seats_the_waiting_substitute_by_replacement_held_against_nobody(moderator_client):
+    game = running_game()
+    join_game(game.pk, make_user("élodie"), as_substitute=True)
+    mod = moderator_client()
+    page = act(mod, game, "replace", "resigned", player="dan", newcomer="élodie").content.decode()
+    assert "already in this game" not in page
+    assert "substitute takes the seat at the end of the round" in seat_row(page, "élodie")
+    assert "no longer seated" not in seat_row(page, "élodie")
+    act(mod, game, "end_now", "round over")
+    assert state_of(game)["alive"] == ["ann", "bob", "cat", "élodie", "eve"]
+    [row] = game.seats.filter(user__username="élodie")
+    assert (row.number, row.active, row.pending) == (3, True, False)
+    dan = game.seats.get(user__username="dan")
+    assert (dan.exiled_at, dan.exile_reason) == (None, "") and dan.replaced_at is not None
+    assert not AuditEntry.objects.filter(action="exile").exists()
+
+
+def test_e8_the_seat_table_lists_a_newcomer_named_for_a_seat_as_taking_it_at_the_round_s_end(moderator_client):
+    game = running_game()
+    make_user("amy")
+    mod = moderator_client()
+    page = act(mod, game, "replace", "resigned", player="ann", newcomer="amy").content.decode()
+    assert "takes the seat at the end of the round" in seat_row(page, "amy")
+    assert "no longer seated" not in seat_row(page, "amy")
+    page = act(mod, game, "end_now", "round over").content.decode()
+    assert "takes the seat" not in seat_row(page, "amy") and "no longer seated" not in seat_row(page, "amy")
+    assert "no longer seated" in seat_row(page, "ann")
+
+
 def test_lock_the_thread_and_hide_a_post(moderator_client, client_for):
     game = running_game(now=timezone.now())
     post = Post.objects.create(
