@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from .engine import events as ev
 from .engine.events import LogEntry, from_stored
+from .engine.settings import HouseRules
 
 POLICY = {"L": lambda: _("a liberal policy"), "F": lambda: _("a fascist policy")}
 POWER = {
@@ -38,30 +39,39 @@ MODERATOR_ACTIONS = {
 }
 
 
-def describe(event: LogEntry) -> str:
-    """One public event as a sentence. Never holds a secret: events carry none (engine/events.py)."""
+def describe(event: LogEntry, rules: HouseRules | None = None) -> str:
+    """One public event as a sentence. Never holds a secret: events carry none (engine/events.py). `rules`: the
+    game's house rules, which a few sentences follow (BY_RULES); without them those sentences say only what the
+    event holds."""
     if getattr(event, "by_deadline", False):
         return by_deadline(event)
+    if rules is not None and event.__class__ in BY_RULES:
+        return BY_RULES[event.__class__](event, rules)
     return WORDING[event.__class__](event)
 
 
-def describe_stored(event_type: str, data: dict) -> str:
+def describe_stored(event_type: str, data: dict, rules: HouseRules | None = None) -> str:
     """A stored event (GameEvent's type and data, a notification's copy of them) as a sentence."""
-    return describe(from_stored(event_type, data))
+    return describe(from_stored(event_type, data), rules)
 
 
 def _game_started(e: ev.GameStarted) -> str:
     return _("The game begins. Seats, in order: %(players)s.") % {"players": ", ".join(e.players)}
 
 
-def _vote_closed(e: ev.VoteClosed | ev.ExecutionVoteClosed) -> str:
-    """The election's count (the execution vote's own sentence is _execution_vote_closed)."""
+def _vote_closed(e: ev.VoteClosed) -> str:
+    """The election's count: every ballot by name, the tally, then the outcome."""
+    outcome = _("The government is elected.") if e.passed else _("The election fails.")
+    return _count(e, outcome)
+
+
+def _count(e: ev.VoteClosed | ev.ExecutionVoteClosed, outcome: str) -> str:
+    """A closed vote's ballots by name and its tally (R12), then `outcome`: an election's and an execution's alike."""
     ballots = ", ".join(
         # "ann: Ja": a string of its own, so that French sets its no-break space before the colon.
         _("%(name)s: %(ballot)s") % {"name": name, "ballot": "Ja" if ballot == "ja" else "Nein"}
         for name, ballot in e.ballots.items()
     )
-    outcome = _("The government is elected.") if e.passed else _("The election fails.")
     missing = " " + _("No ballot from %(names)s.") % {"names": ", ".join(e.missing)} if e.missing else ""
     if not ballots:
         return _("No ballot was cast.") + " " + outcome
@@ -99,8 +109,16 @@ def _candidacy_lost(e: ev.CandidacyLost) -> str:
 
 
 def _execution_vote_closed(e: ev.ExecutionVoteClosed) -> str:
+    """R23 `execution_vote`: the ballots are public once the vote closes, as an election's."""
     text = _("The execution of %(target)s is approved.") if e.passed else _("%(target)s is spared.")
-    return text % {"target": e.target}
+    return _count(e, text % {"target": e.target})
+
+
+def _legislative_session_started(e: ev.LegislativeSessionStarted, rules: HouseRules) -> str:
+    """R18: the thread is said to close only when the game's `quiet_legislature` closes it."""
+    if rules.quiet_legislature:
+        return _("The legislative session begins: the thread is closed until a policy is enacted.")
+    return WORDING[ev.LegislativeSessionStarted](e)
 
 
 def _moderator_action(e: ev.ModeratorAction) -> str:
@@ -139,9 +157,7 @@ WORDING: dict[type, Callable[[Any], str]] = {
         _("The discards are shuffled into a new draw pile of %(draw_pile)s cards.") % _fields(e)
     ),
     ev.ConfirmedNotHitler: lambda e: _("%(player)s is confirmed not to be Hitler.") % _fields(e),
-    ev.LegislativeSessionStarted: lambda e: _(
-        "The legislative session begins: the thread is closed until a policy is enacted."
-    ),
+    ev.LegislativeSessionStarted: lambda e: _("The legislative session begins."),
     ev.PresidentDiscarded: lambda e: _("%(president)s passes two policies to the chancellor.") % _fields(e),
     ev.VetoRequested: lambda e: _("%(chancellor)s asks for a veto.") % _fields(e),
     ev.VetoAnswered: _veto_answered,
@@ -179,6 +195,10 @@ WORDING: dict[type, Callable[[Any], str]] = {
     ev.ModeratorAction: _moderator_action,
 }
 """Each kind of the log (events.LOG_ENTRIES), its sentence: a test checks that every kind has one."""
+
+BY_RULES: dict[type, Callable[[Any, HouseRules], str]] = {ev.LegislativeSessionStarted: _legislative_session_started}
+"""The kinds whose sentence follows a house rule of the site, which the event cannot hold: said so when the game's
+rules are known (its thread, its secret history, its replay)."""
 
 
 # T4: the outcome a passed (or ended) deadline applied, by the kind of the event that carries it.

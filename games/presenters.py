@@ -112,26 +112,28 @@ def board_fragment(status: dict) -> str:
     return fragments.render("board", tuple(sorted(shown.items())), lambda: template.render({"status": shown}))
 
 
-def announcement_fragments(runs: list[list]) -> list[str]:
+def announcement_fragments(runs: list[list], rules: HouseRules) -> list[str]:
     """Each run of announcements the thread shows between two posts, as every reader sees it
     (templates/games/_announcements.html), from the fragment cache in one round trip: an event never changes once
-    logged, and its type, data and time, all it shows, are the key."""
+    logged, and its type, data and time, with the game's house rules some sentences follow, are the key."""
     template = get_template("games/_announcements.html")
 
     def maker(run: list):
-        return lambda: template.render({"announcements": announcements(run)})
+        return lambda: template.render({"announcements": announcements(run, rules)})
 
-    parts = [tuple((event.type, event.data, event.created_at) for event in run) for run in runs]
+    said = tuple(sorted(rules.to_dict().items()))
+    parts = [(said, *((event.type, event.data, event.created_at) for event in run)) for run in runs]
     return fragments.render_many("announcements", [(key, maker(run)) for key, run in zip(parts, runs, strict=True)])
 
 
-def announcements(events: list[GameEvent]) -> list[dict]:
+def announcements(events: list[GameEvent], rules: HouseRules | None = None) -> list[dict]:
+    """The log's events as the thread says them, following the game's house `rules` where a sentence does."""
     return [
         {
             "kind": "event",
             "created_at": e.created_at,
             "type": e.type,
-            "text": describe_stored(e.type, e.data),
+            "text": describe_stored(e.type, e.data, rules),
             "data": e.data,
         }
         for e in events
@@ -163,40 +165,62 @@ def _by_deadline(events: list[GameEvent]) -> Iterator[ev.Event]:
             yield from_stored(e.type, e.data)
 
 
-_GOVERNMENT_KINDS = frozenset(kind.type for kind in (ev.VoteClosed, ev.PolicyEnacted, ev.VetoAnswered))
+_GOVERNMENT_KINDS = frozenset(
+    kind.type
+    for kind in (ev.VoteClosed, ev.PolicyEnacted, ev.VetoAnswered, ev.ExecutionProposed, ev.ExecutionVoteClosed)
+)
 
 
 def government_history(events: list[GameEvent], claims: list[Claim]) -> list[dict]:
-    """One row per vote held: round, president, chancellor, ballots, result, policy and the claims filed."""
+    """One row per vote held, an election's or (R23 `execution_vote`) an execution's: round, president, chancellor
+    or the player whose execution was put to the vote, ballots, result, policy and the claims filed."""
     rows = []
     claimed = {(claim.round, claim.office): claim for claim in claims}
-    current = None
+    current = proposer = None
     for event in events:
         if event.type not in _GOVERNMENT_KINDS:
             continue
         match from_stored(event.type, event.data):
             case ev.VoteClosed() as vote:
-                current = {
-                    "round": vote.round,
-                    "president": vote.president,
-                    "chancellor": vote.chancellor,
-                    "ballots": vote.ballots,
-                    "ja": vote.ja,
-                    "nein": vote.nein,
-                    "passed": vote.passed,
-                    "policy": None,
-                    "veto": False,
-                    "president_claim": claimed.get((vote.round, Claim.Office.PRESIDENT)),
-                    "chancellor_claim": claimed.get((vote.round, Claim.Office.CHANCELLOR)),
-                }
+                current = _government(vote, claimed)
                 rows.append(current)
             case ev.PolicyEnacted(chaos=False) as enacted if current is not None and enacted.round == current["round"]:
                 current["policy"] = enacted.policy
             case ev.VetoAnswered(accepted=True) as answer if current is not None and answer.round == current["round"]:
                 current["veto"] = True
+            case ev.ExecutionProposed(president=president):
+                proposer = president
+            case ev.ExecutionVoteClosed() as vote:
+                rows.append(_vote(vote, president=proposer, chancellor=None) | {"execution_of": vote.target})
     for row in rows:
         row["conflicts"] = claim_conflicts(row)
     return rows
+
+
+def _government(vote: ev.VoteClosed, claimed: dict) -> dict:
+    """An election's row, with the claims its government filed."""
+    return _vote(vote, president=vote.president, chancellor=vote.chancellor) | {
+        "president_claim": claimed.get((vote.round, Claim.Office.PRESIDENT)),
+        "chancellor_claim": claimed.get((vote.round, Claim.Office.CHANCELLOR)),
+    }
+
+
+def _vote(vote: ev.VoteClosed | ev.ExecutionVoteClosed, *, president: str | None, chancellor: str | None) -> dict:
+    """A closed vote's row: its ballots by name and its count, public once it closed (R12), nothing enacted yet."""
+    return {
+        "round": vote.round,
+        "president": president,
+        "chancellor": chancellor,
+        "execution_of": None,
+        "ballots": vote.ballots,
+        "ja": vote.ja,
+        "nein": vote.nein,
+        "passed": vote.passed,
+        "policy": None,
+        "veto": False,
+        "president_claim": None,
+        "chancellor_claim": None,
+    }
 
 
 def private_panel(game: Game, state: GameState, seat: int, events: list[GameEvent] = ()) -> dict:

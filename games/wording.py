@@ -38,9 +38,12 @@ def colon() -> str:
     return "\u00a0:" if (translation.get_language() or "").startswith("fr") else ":"
 
 
-def confirm_question(move: dict) -> str:
-    """The question asked before an irreversible move, in the player's words."""
+def confirm_question(move: dict, *, execution_vote: bool = False) -> str:
+    """The question asked before an irreversible move, in the player's words. `execution_vote`: the game's house
+    rule (R23), under which choosing whom to execute only puts the execution to the table's vote."""
     kind, target = move["type"], move.get("target", "")
+    if kind == "execute" and execution_vote:
+        return _("Propose executing %(name)s? The table will vote on it.") % {"name": target}
     policy = move.get("policy")
     questions = {
         "nominate": lambda: _("Nominate %(name)s as chancellor?") % {"name": target},
@@ -79,9 +82,16 @@ def done_message(move: dict, events: list[ev.Event] = ()) -> str:
         "veto_reply": lambda: _("You accepted the veto.") if move.get("accept") else _("You refused the veto."),
         "investigate": lambda: _("You investigated %(name)s: the result is in your panel.") % {"name": target},
         "special_election": lambda: _("You chose %(name)s as the next presidential candidate.") % {"name": target},
-        "execute": lambda: _("You chose to execute %(name)s.") % {"name": target},
+        "execute": lambda: _executed_or_proposed(target, events),
     }
     return messages_for.get(kind, lambda: _("Done."))()
+
+
+def _executed_or_proposed(target: str, events: list[ev.Event]) -> str:
+    """R23: under `execution_vote` the president's choice only opens the vote, as the public `events` tell."""
+    if any(isinstance(event, ev.ExecutionProposed) for event in events):
+        return _("You proposed executing %(name)s: the table votes on it.") % {"name": target}
+    return _("You chose to execute %(name)s.") % {"name": target}
 
 
 def _ballot_done(ballot: str | None, events: list[ev.Event]) -> str:

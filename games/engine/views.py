@@ -86,6 +86,7 @@ def public_view(g: GameState) -> dict:
     view["veto_unlocked"] = g.fascist_policies >= 5
     view["step_number"] = g.step_number
     view["legislative_session"] = in_legislative_session(g)
+    view["execution_target"] = g.name(g.execution_target)  # variant execution_vote: announced when proposed (R23)
     view["players"] = [
         {
             "seat": i,

@@ -61,6 +61,8 @@ def _your_moves(change: "Change") -> list[tuple]:
     if game.deadline is not None:
         data["deadline"] = game.deadline.isoformat()
     offers = _claim_offers(change)
+    if state.execution_target is not None:  # R23 `execution_vote`: whose execution the ballot is on, public
+        data["target"] = state.name(state.execution_target)
     notices = []
     for seat in sorted(owed):
         user_id = change.seat_of(state.seats[seat].name).user_id
@@ -68,6 +70,8 @@ def _your_moves(change: "Change") -> list[tuple]:
             key = f"move:{game.pk}:{state.step_number}:{seat}:{user_id}"
             seat_data = {**data, "claim": offers[seat]} if seat in offers else data
             notices.append((user_id, game, Notification.Kind.YOUR_MOVE, seat_data, key))
+            if seat == state.execution_target:
+                seat_data = {**seat_data, "own_execution": True}
     return notices
 
 

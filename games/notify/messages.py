@@ -24,6 +24,16 @@ OWED = {
 }
 
 
+def _owed(data: dict) -> str:
+    """What the notice's reader owes; a ballot on an execution names whose (notices made before it was named do
+    not), and tells its target that it is their own."""
+    if data["step"] == "execution_vote" and "target" in data:
+        if data.get("own_execution"):
+            return _("vote on your own execution")
+        return _("vote on executing %(target)s") % {"target": data["target"]}
+    return OWED[data["step"]]()
+
+
 def describe_in_list(notice: Notification, game: Game | None) -> str:
     """A notice in a list a player reads (the bell, the API): one whose data cannot be described is shown as such
     instead of breaking the whole list. (The outbox describes with `describe_notification`, and fails that
@@ -36,7 +46,7 @@ def describe_in_list(notice: Notification, game: Game | None) -> str:
 
 
 def _your_move(name: str, data: dict) -> str:
-    owed = OWED[data["step"]]()
+    owed = _owed(data)
     if "deadline" in data:
         return _("Your move in %(game)s: %(owed)s, by %(deadline)s.") % {
             "game": name,
@@ -105,4 +115,4 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
                 "roles": ", ".join(f"{player} ({ROLE[role]()})" for player, role in sorted(data["roles"].items())),
             }
     event = {key: value for key, value in data.items() if key != "event"}
-    return f"{name}{colon()} {describe_stored(data['event'], event)}"
+    return f"{name}{colon()} {describe_stored(data['event'], event, game.rules if game else None)}"

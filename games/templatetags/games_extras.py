@@ -44,10 +44,11 @@ def deadline(moment, countdown_id, now=None) -> str:
 
 
 @register.simple_tag
-def confirm_question(kind: str, target: str = "", policy: str = "", accept: str = "") -> str:
-    """The question asked before an irreversible move (the browser asks it; without JavaScript, a page does)."""
+def confirm_question(kind: str, target: str = "", policy: str = "", accept: str = "", execution_vote=False) -> str:
+    """The question asked before an irreversible move (the browser asks it; without JavaScript, a page does);
+    `execution_vote`: the game's house rule, under which an execution is only proposed."""
     move = {"type": kind, "target": target, "policy": policy, "accept": accept == "yes"}
-    return wording.confirm_question(move)
+    return wording.confirm_question(move, execution_vote=bool(execution_vote))
 
 
 @register.simple_tag

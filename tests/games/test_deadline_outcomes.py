@@ -67,7 +67,7 @@ CASES = {
             execution_vote=True,
         ),
         "The deadline passed: the vote is closed, and the ballots missing from cat, dan, eve are not counted. "
-        "The execution of eve is approved.",
+        "Ballots: ann: Ja, bob: Ja (2 Ja, 0 Nein). The execution of eve is approved.",
     ),
     "random_discard": (
         lambda: running_game(actions=ELECTED),

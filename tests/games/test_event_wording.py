@@ -4,10 +4,12 @@
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from games import announcements
 from games.engine import events as ev
+from games.engine.settings import HouseRules
 from games.notify import bell
 
 STORED = json.loads((Path(__file__).parents[1] / "engine" / "stored" / "events.json").read_text())
@@ -35,3 +37,34 @@ def test_every_stored_event_reads_as_a_sentence(kind, data):
     assert text.startswith("The deadline passed") == bool(
         data.get("by_deadline") or data.get("reason") in ("timeout", "no_nomination")
     )
+
+
+def test_r23_execution_vote_closed_names_every_ballot_and_the_tally():
+    closed = ev.ExecutionVoteClosed(
+        target="eve", ballots={"ann": "ja", "bob": "nein", "dan": "nein"}, missing=["cat"], ja=1, nein=2,
+        passed=False, round=6,
+    )  # fmt: skip
+    assert announcements.describe(closed) == (
+        "Ballots: ann: Ja, bob: Nein, dan: Nein (1 Ja, 2 Nein). No ballot from cat. eve is spared."
+    )
+    approved = msgspec.structs.replace(closed, ballots={"ann": "ja", "eve": "nein"}, missing=[], ja=1, nein=0)
+    assert announcements.describe(msgspec.structs.replace(approved, passed=True)) == (
+        "Ballots: ann: Ja, eve: Nein (1 Ja, 0 Nein). The execution of eve is approved."
+    )
+
+
+@pytest.mark.parametrize(
+    ("quiet", "sentence"),
+    [
+        (True, "The legislative session begins: the thread is closed until a policy is enacted."),
+        (False, "The legislative session begins."),
+    ],
+)
+def test_r18_the_session_is_announced_as_closing_the_thread_only_when_the_house_rule_closes_it(quiet, sentence):
+    started = ev.LegislativeSessionStarted(president="ann", chancellor="bob", round=1)
+    assert announcements.describe(started, HouseRules(quiet_legislature=quiet)) == sentence
+
+
+def test_r18_without_the_game_s_rules_the_session_s_start_claims_no_closed_thread():
+    started = ev.LegislativeSessionStarted(president="ann", chancellor="bob", round=1)
+    assert "closed" not in announcements.describe(started)

@@ -3,13 +3,16 @@
 from datetime import timedelta
 
 import pytest
+import time_machine
+from django.core import mail
 from django.utils import timezone
 
 from games.models import Notification, Profile
+from games.notify.email import send_due_emails
 from games.notify.messages import describe_notification
 from games.services import declare_absence, make_move, sweep_due_deadlines
 from games.services.forum import post_message
-from tests.factories import START, governments, running_game
+from tests.factories import START, governments, make_user, running_game
 from tests.games.helpers import reload, user
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +108,20 @@ def test_absence_confirmation():
     game = running_game()
     declare_absence(game.pk, user("dan"), START + timedelta(days=2), START + timedelta(days=4), now=START)
     assert kinds("dan") == ["absence"]
+
+
+def test_r23_your_move_on_an_execution_vote_names_whose_and_tells_its_target_it_is_their_own():
+    executing = governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann"))
+    make_user("eve")  # with an email address
+    game = running_game(actions=[*executing, {"type": "execute", "by": "dan", "target": "eve"}], execution_vote=True)
+
+    def said_to(name: str) -> str:
+        notice = Notification.objects.filter(user__username=name, kind="your_move").latest("pk")
+        return describe_notification(notice, game)
+
+    assert "Your move in" in said_to("ann") and "vote on executing eve" in said_to("ann")
+    assert "vote on your own execution" in said_to("eve") and "executing eve" not in said_to("eve")
+    with time_machine.travel(START, tick=False):
+        send_due_emails(now=START)
+    (email,) = [message for message in mail.outbox if message.to == ["eve@example.com"]]
+    assert "vote on your own execution" in email.subject

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import live
 from games.models import Game
 from games.services.transfer import import_script
-from tests.factories import NAMES, governments, make_user
+from tests.factories import NAMES, governments, make_user, running_game, votes
 
 pytestmark = pytest.mark.django_db
 NOW = timezone.now()
@@ -183,3 +183,17 @@ def test_the_seed_and_the_roles_never_leave_the_server_while_the_game_runs(djang
                 assert f"{other} ({role})" not in seen.lower(), (name, other)
         shown = {role for role in ("hitler", "fascist", "liberal") if f"role-{role}" in seen}
         assert shown == ({roles[name]} if name in roles else set()), (name, shown)
+
+
+@pytest.mark.parametrize("name", [None, "zed", "eve", "dan", "ann"])
+def test_r23_an_execution_vote_s_ballots_are_secret_until_it_closes(name):
+    # dan proposes eve's execution; ann and bob have voted, the other way round in each game.
+    executing = governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann"))
+    proposed = [*executing, {"type": "execute", "by": "dan", "target": "eve"}]
+    a, b = (
+        running_game(actions=[*proposed, *votes("ann"), *votes("bob", ballot="nein")], execution_vote=True, now=NOW),
+        running_game(actions=[*proposed, *votes("ann", ballot="nein"), *votes("bob")], execution_vote=True, now=NOW),
+    )
+    client = viewer(name)
+    # Only ann sees a difference: her own ballot, on her panel.
+    assert (render(client, a) == render(client, b)) == (name != "ann")

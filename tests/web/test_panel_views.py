@@ -261,3 +261,35 @@ def test_a_move_keeps_only_its_own_fields(client_for):
     nomination = {"step_number": 1, "type": "nominate", "target": "bob", "policy": "L", "confirmed": "yes"}
     ann.post(f"/games/{game.pk}/move/", nomination)
     assert ActionRecord.objects.filter(game=game).last().action == {"type": "nominate", "target": "bob", "by": "ann"}
+
+
+# 5 players: dan's government enacts the 4th fascist policy (the 3rd was a peek) and he may execute.
+EXECUTING = governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann"))
+
+
+def test_r23_an_execution_without_the_vote_is_asked_as_final(client_for):
+    game = running_game(actions=EXECUTING, now=timezone.now())
+    page = client_for("dan").get(f"/games/{game.pk}/").content.decode()
+    assert "Execute a player" in page and 'data-confirm="Execute eve? This cannot be undone."' in page
+
+
+def test_r23_under_the_execution_vote_the_president_is_asked_to_propose_and_told_the_table_votes(client_for):
+    game = running_game(actions=EXECUTING, execution_vote=True, now=timezone.now())
+    dan = client_for("dan")
+    page = dan.get(f"/games/{game.pk}/").content.decode()
+    assert "Propose a player for execution: the table will vote on it" in page
+    assert 'data-confirm="Propose executing eve? The table will vote on it."' in page
+    assert "Execute eve?" not in page and "cannot be undone" not in page
+    asked = move(dan, game, confirmed="", type="execute", target="eve").content.decode()  # without JavaScript
+    assert "Propose executing eve? The table will vote on it." in asked and "Execute eve?" not in asked
+    done = move(dan, game, type="execute", target="eve").content.decode()
+    assert "You proposed executing eve: the table votes on it." in done
+    assert state_of(game)["step"] == "execution_vote" and "eve" in state_of(game)["alive"]
+
+
+def test_r23_the_ballot_on_an_execution_names_whose_and_tells_its_target_it_is_their_own(client_for):
+    proposed = [*EXECUTING, {"type": "execute", "by": "dan", "target": "eve"}]
+    game = running_game(actions=proposed, execution_vote=True, now=timezone.now())
+    assert "Your ballot on executing eve" in client_for("ann").get(f"/games/{game.pk}/").content.decode()
+    own = client_for("eve").get(f"/games/{game.pk}/").content.decode()
+    assert "Your ballot on your own execution" in own and "Your ballot on executing eve" not in own

@@ -316,3 +316,55 @@ def test_a_live_page_keeps_its_line_where_it_was_loaded_and_news_comes_below_it(
     news = ann.get(url, HTTP_X_LIVE="1", HTTP_X_READ_BEFORE=mark)
     assert new_line_above(news) == "<p>Unread.</p>"
     assert new_line_above(ann.get(url, HTTP_X_LIVE="1", HTTP_X_READ_BEFORE="not a time")) is None  # nothing breaks
+
+
+def _read(client, path: str) -> str:
+    return " ".join(client.get(path).content.decode().split())
+
+
+CLOSED_SESSION = "The legislative session begins: the thread is closed until a policy is enacted."
+
+
+def test_r18_the_session_s_start_says_the_thread_is_closed_only_while_the_house_rule_closes_it(client):
+    game = running_game(actions=governments(("ann", "bob"))[:6], now=timezone.now())
+    assert CLOSED_SESSION in _read(client, f"/games/{game.pk}/")
+    game.house_rules["quiet_legislature"] = False
+    game.save()
+    page = _read(client, f"/games/{game.pk}/")  # the kept announcements are keyed by the house rules too
+    assert "The legislative session begins." in page and CLOSED_SESSION not in page
+
+
+# 5 players: dan's government enacts the 4th fascist policy (the 3rd was a peek) and he may execute.
+EXECUTING = governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann"))
+PROPOSED = [*EXECUTING, {"type": "execute", "by": "dan", "target": "eve"}]
+
+
+@pytest.mark.parametrize(
+    ("ballots", "count", "row"),
+    [
+        (
+            {"ann": "ja", "bob": "ja", "cat": "ja", "dan": "nein", "eve": "nein"},
+            "Ballots: ann: Ja, bob: Ja, cat: Ja, dan: Nein, eve: Nein (3 Ja, 2 Nein). "
+            "The execution of eve is approved.",
+            "execution of eve approved (3\u20132)",
+        ),
+        (
+            {"ann": "nein", "bob": "ja", "cat": "nein", "dan": "ja", "eve": "nein"},
+            "Ballots: ann: Nein, bob: Ja, cat: Nein, dan: Ja, eve: Nein (2 Ja, 3 Nein). eve is spared.",
+            "eve spared (2\u20133)",
+        ),
+    ],
+)
+def test_r23_the_execution_vote_s_ballots_are_named_in_the_thread_the_governments_and_the_secret_history(
+    client, ballots, count, row
+):
+    cast = [{"type": "vote", "by": name, "vote": ballot} for name, ballot in ballots.items()]
+    game = running_game(actions=[*PROPOSED, *cast], execution_vote=True, now=timezone.now())
+    page = _read(client, f"/games/{game.pk}/")
+    assert count in page
+    governments_table = page.split('id="history"')[1].split("</section>")[0]
+    assert row in governments_table
+    named = ", ".join(f"{name}: {'Ja' if ballot == 'ja' else 'Nein'}" for name, ballot in ballots.items())
+    assert named in governments_table
+    cancel(game.pk, make_user("mod"))
+    assert count in _read(client, f"/games/{game.pk}/history/")
