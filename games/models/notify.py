@@ -18,6 +18,7 @@ class Notification(models.Model):
         MENTION = "mention", _("Mention")
         WEBHOOK = "webhook", _("Webhook disabled")
         GAME_OVER = "game_over", _("Game over")
+        STARTED = "game_started", _("Game started")
         SEATED = "seated", _("Seat taken over")
 
     class Email(models.TextChoices):

@@ -30,6 +30,7 @@ EMAIL_NOW = {
     Notification.Kind.EXILED: "email_warnings",
     Notification.Kind.ABSENCE: "email_absences",
     Notification.Kind.GAME_OVER: "email_moves",  # the last news of the games whose moves the reader follows
+    Notification.Kind.STARTED: "email_moves",  # and their first
     Notification.Kind.SEATED: "email_moves",  # the first news of a seat whose moves the reader is to make
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
@@ -143,6 +144,22 @@ def _substituted(change: "Change", event) -> list[tuple]:
     return seated + [notice for notice in _digest(change, event) if notice[0] not in newcomer]
 
 
+def _started(change: "Change", event) -> list[tuple]:
+    """A game that filled its lobby: everyone in it is told it began, once per game and person, the seated that
+    their role is on their private panel, those waiting for a seat that they wait; and the digest's news. An
+    imported game has no lobby: it was under way elsewhere, and its players hear of it by their moves."""
+    game = change.game
+    if game.lobby_closes_at is None:
+        return _digest(change, event)
+    kind, notices = Notification.Kind.STARTED, []
+    for seat in change.seats.values():
+        if seat.user_id is not None and (seat.number is not None or seat.is_substitute):
+            # with the step's number: the president's email tells of the start and of their move at once
+            data = {"step_number": change.state.step_number, "waiting": seat.number is None}
+            notices.append((seat.user_id, game, kind, data, f"{kind}:{game.pk}:{seat.user_id}"))
+    return notices + _digest(change, event)
+
+
 def _nothing(change: "Change", event) -> list[tuple]:
     return []
 
@@ -157,7 +174,7 @@ def _game_over(change: "Change", event) -> list[tuple]:
 
 
 NOTICES: dict[type, Callable[["Change", Any], list[tuple]]] = {
-    ev.GameStarted: _digest,
+    ev.GameStarted: _started,
     ev.RoundStarted: _nothing,
     ev.CandidacyLost: _nothing,
     ev.Nominated: _nothing,

@@ -33,9 +33,12 @@ CATEGORIES = {
     Notification.Kind.MENTION: "mentions",
     Notification.Kind.WEBHOOK: "warnings",
     Notification.Kind.GAME_OVER: "moves",
+    Notification.Kind.STARTED: "moves",
     Notification.Kind.SEATED: "moves",
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
+# A game's start goes in the email of its first step: its president hears of the start and of their move at once.
+OF_A_STEP = (*ANSWERABLE, Notification.Kind.STARTED)
 SUBJECT_LIMIT = 150
 FOLDED_SPACE = re.compile(r"[^\S\u00a0\u202f]+")  # any white space but the no-break ones
 
@@ -55,15 +58,17 @@ class Owing:
 
 def emails_of(notices: list[Notification]) -> list[list[Notification]]:
     """A person's due notices as emails: one per game and step for what can be answered (a "your move" notice
-    and its reminders), one digest for everything else."""
+    and its reminders) and the game's start, which comes first, one digest for everything else."""
     steps: dict[tuple, list[Notification]] = defaultdict(list)
     digest = []
     for notice in notices:
-        if notice.kind in ANSWERABLE and notice.game_id is not None:
+        if notice.kind in OF_A_STEP and notice.game_id is not None:
             steps[(notice.game_id, notice.data.get("step_number"))].append(notice)
         else:
             digest.append(notice)
-    return [*steps.values(), *([digest] if digest else [])]
+    started = Notification.Kind.STARTED
+    emails = [sorted(step, key=lambda notice: notice.kind != started) for step in steps.values()]
+    return [*emails, *([digest] if digest else [])]
 
 
 def build_message(
@@ -82,9 +87,9 @@ def build_message(
         ]
         categories = sorted({CATEGORIES[n.kind] for n in notices})
         one_click = _absolute(reverse("games:unsubscribe", args=[unsubscribe_token(profile.user_id, categories)]))
-        step_email = notices[0].kind in ANSWERABLE
-        game = games.get(notices[0].game_id) if step_email else None
-        reply_to = _reply_address(profile, notices[0], game) if game is not None else ""
+        answerable = next((notice for notice in notices if notice.kind in ANSWERABLE), None)
+        game = games.get(answerable.game_id) if answerable is not None else None
+        reply_to = _reply_address(profile, answerable, game) if game is not None else ""
         context = {
             "name": str(profile),
             "items": items,
@@ -99,8 +104,8 @@ def build_message(
             "commands": _commands(profile, game, owing) if reply_to else [],
             "game_url": _absolute(game.get_absolute_url()) if game is not None else "",
         }
-        if len(items) == 1 or step_email:
-            subject = items[0]["text"]  # a step's email: its "your move" notice comes first (made first)
+        if len(items) == 1 or answerable is not None:
+            subject = items[0]["text"]  # a step's email: the game's start, or else its "your move" (made first)
         else:
             subject = ngettext("%(count)s update in your games", "%(count)s updates in your games", len(items)) % {
                 "count": len(items)
@@ -159,6 +164,8 @@ def _link(notice: Notification, game: Game | None) -> str:
         return f"{game.get_absolute_url()}#post-{notice.data['post']}"
     if notice.kind == Notification.Kind.GAME_OVER:
         return game.address("secret_history")
+    if notice.kind == Notification.Kind.STARTED and notice.data["waiting"]:
+        return game.get_absolute_url()  # no panel until they take a seat
     if notice.kind == Notification.Kind.SEATED:
         return game.address("first_unread")  # a newcomer reads the thread up from its first post
     return f"{game.get_absolute_url()}#panel"

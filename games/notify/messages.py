@@ -107,6 +107,12 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
                 "You now hold seat %(seat)s in %(game)s, in place of %(replaces)s. Your role is on your private "
                 "panel; read the game's thread to catch up."
             ) % {"seat": data["seat"] + 1, "game": name, "replaces": data["replaces"]}
+        case Notification.Kind.STARTED if data["waiting"]:
+            return _("%(game)s has started. You are signed up as a substitute: you wait for a seat to free up.") % {
+                "game": name
+            }
+        case Notification.Kind.STARTED:
+            return _("%(game)s has started. Your role is on your private panel, on the game's page.") % {"game": name}
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,
