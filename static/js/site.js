@@ -212,6 +212,9 @@
       select.value = seat.getAttribute("data-name");
       select.setCustomValidity("");
       select.dispatchEvent(new Event("change", { bubbles: true }));
+      // On a phone the panel sits above the board, off the screen: the choice and its Confirm are brought into
+      // view together, as little as it takes (nothing moves when they are in view already).
+      if (select.form) select.form.scrollIntoView({ block: "nearest" });
     }
     document.addEventListener("click", function (event) {
       var seat = event.target.closest && event.target.closest("g.seat.choosable");

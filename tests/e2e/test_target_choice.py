@@ -131,3 +131,18 @@ def test_t2_a_double_click_on_confirm_asks_once_and_moves_once(browser, live_ser
     assert reload(game).action_count == 1
     assert re.search(r"\bcat\b", asked[0])
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_seat_tapped_on_a_phone_brings_the_choice_and_its_confirm_into_view(browser, live_server, language):
+    _game, page = owing(browser, live_server, "execute", language, "phone")
+    in_view = "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+    board = page.locator("svg.table-svg")
+    board.scroll_into_view_if_needed()
+    confirm = page.locator("#panel form:has(#target-execute)").get_by_role("button", name=WORDS[language]["confirm"])
+    assert not confirm.evaluate(in_view)  # the panel is above the board, off the screen
+    board.get_by_role("button", name=f"{WORDS[language]['choose']} gus").click()
+    expect(page.locator("#target-execute")).to_have_value("gus")
+    page.wait_for_function(f"() => ({in_view})(document.querySelector('#target-execute'))")
+    assert confirm.evaluate(in_view) and page.locator("#target-execute").evaluate(in_view)
+    page.context.close()
