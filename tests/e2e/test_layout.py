@@ -164,3 +164,19 @@ def test_on_a_phone_the_new_game_form_fits_and_shows_each_visibility_in_full(bro
         assert label.evaluate("label => label.scrollWidth <= label.clientWidth")
         assert label.bounding_box()["x"] + label.bounding_box()["width"] <= right
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_finished_games_result_is_the_first_thing_a_player_sees_on_a_phone(browser, live_server, language):
+    import json
+
+    from tests.factories import SHARED_SCENARIOS
+
+    game = import_script(json.loads((SHARED_SCENARIOS / "liberal-policies-win.json").read_text()), name="Ended")
+    player = game.seats.order_by("number").first().user.get_username()
+    page = signed_in(browser, live_server.url, player, language=language, viewport={"width": 390, "height": 844})
+    page.goto(f"/games/{game.pk}/")
+    result = page.locator("#result")
+    expect(result).to_have_text({"en": "The liberals won.", "es": "Han ganado los liberales."}[language])
+    assert result.bounding_box()["y"] + result.bounding_box()["height"] <= 844  # on the first screen, no scrolling
+    page.context.close()
