@@ -96,7 +96,7 @@ def _round_asked(request, steps: list[Step], rounds: list[int]) -> tuple[int, in
 def _step(moment: Moment, rules: HouseRules, round_number: int) -> Step:
     view = moment.public | {"reveal": moment.secret}  # every role on the table, at every step
     log = [describe(event, rules) for event in moment.events if not isinstance(event, DeadlinePassed)]
-    move = describe_move(moment.action) if moment.action else _("The roles are dealt and the deck shuffled.")
+    move = describe_move(moment.action, rules) if moment.action else _("The roles are dealt and the deck shuffled.")
     return Step(moment.number, round_number, move, log, board_status(view), moment.secret)
 
 
@@ -136,9 +136,9 @@ def _claims(game, round_number: int, secret: dict) -> list[dict]:
     return rows
 
 
-def describe_move(action: dict) -> str:
-    """An action of the replay script (REPLAY.md) in words, with what it hid while the game ran: for a finished
-    game's replay only."""
+def describe_move(action: dict, rules: HouseRules) -> str:
+    """An action of the replay script (REPLAY.md) in words, with what it hid while the game ran, as the game's house
+    `rules` made it (under `execution_vote` an execution is only proposed): for a finished game's replay only."""
     a = action
     match a["type"]:
         case "nominate":
@@ -157,6 +157,8 @@ def describe_move(action: dict) -> str:
             return _("%(by)s investigates %(target)s.") % a
         case "special_election":
             return _("%(by)s calls a special election: %(target)s is the next candidate.") % a
+        case "execute" if rules.execution_vote:
+            return _("%(by)s proposes executing %(target)s.") % a
         case "execute":
             return _("%(by)s executes %(target)s.") % a
         case "timeout":

@@ -165,3 +165,14 @@ def test_a_move_that_ends_a_round_is_shown_in_the_round_it_was_made_in():
             pages[made_in] = client.get(f"/games/{game.pk}/replay/?round={made_in}").content.decode()
         assert f"Step {moment.number} of {len(found) - 1}, round {made_in}</h2>" in pages[made_in]
     assert crossing > 1  # the game has moves that end rounds
+
+
+def test_r23_under_the_execution_vote_the_replay_tells_the_president_proposed_and_shows_the_ballots():
+    script = json.loads((OURS / "r23-execution-vote-passes.json").read_text())
+    script.pop("expect")
+    script["actions"].append({"type": "cancel"})
+    game = import_script(script)
+    html = " ".join(Client().get(f"/games/{game.pk}/replay/?round=4").content.decode().split())
+    assert "dan proposes executing bob." in html
+    assert html.count("dan executes bob.") == 1  # the announcement once the vote passed, not the proposal's step
+    assert "Ballots: ann: Ja, bob: Nein, cat: Ja, dan: Ja, eve: Ja (4 Ja, 1 Nein)." in html
