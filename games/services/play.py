@@ -268,17 +268,32 @@ def finish(change: Change) -> None:
 
 def _forget_who_no_longer_waits(change: Change) -> None:
     """A substitute who withdrew, or a person named to take a seat whose replacement was called off or dropped
-    (the seat left play first), is no longer in the game: their row goes."""
+    (the seat left play first), is no longer in the game: their row goes. A substitute named to take a seat
+    whose replacement was dropped had not withdrawn: they wait again instead."""
     state = change.state
     awaited = set(state.substitutes) | {entry.name for entry in state.pending if entry.kind == "replace"}
-    for seat in change.seats.values():
+    for seat in list(change.seats.values()):
         waits = seat.pending or (seat.is_substitute and seat.active and seat.number is None)
-        if waits and seat.name not in awaited:
+        if waits and seat.name not in awaited and not _waits_again(change, seat):
             change.forgotten.append(seat)
     if change.forgotten:
         change.changed_seats = [seat for seat in change.changed_seats if seat not in change.forgotten]
         for seat in change.forgotten:
             del change.seats[seat.name]
+
+
+def _waits_again(change: Change, seat: Seat) -> bool:
+    """E5/E8: a substitute a moderator named to take a seat that left play before the round's end signs up again
+    (at the end of the list), unless they withdrew in this change or the game is over."""
+    withdrew = {"type": "withdraw", "name": seat.name}
+    if not (seat.pending and seat.is_substitute) or change.state.over:
+        return False
+    if any(record.action == withdrew for record in change.records):
+        return False
+    play(change, {"type": "substitute", "name": seat.name}, ActionRecord.Source.SYSTEM)
+    seat.active, seat.pending = True, False
+    change.changed_seats.append(seat)
+    return True
 
 
 def persist(changes: list[Change]) -> None:

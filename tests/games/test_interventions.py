@@ -15,6 +15,7 @@ from games.services import (
     extend,
     join_game,
     lock_thread,
+    make_move,
     pause,
     replace,
     resume,
@@ -22,9 +23,9 @@ from games.services import (
     unlock_thread,
 )
 from games.services.transfer import export_script
-from tests.factories import START, make_user, running_game
+from tests.factories import EXECUTED, START, make_user, running_game
 
-from .helpers import reload, state_of
+from .helpers import reload, state_of, user
 
 pytestmark = pytest.mark.django_db
 HOUR = timedelta(hours=1)
@@ -139,6 +140,18 @@ def test_e8_a_refused_replacement_by_a_substitute_leaves_her_waiting(moderator):
         replace(game.pk, moderator, "dan", "zed", now=START + HOUR)
     assert reload(game).load_state().substitutes == ["zed"]
     assert Seat.objects.filter(pk=row.pk, active=True, pending=False, number=None).exists()
+
+
+def test_e8_e5_a_substitute_named_for_a_seat_that_leaves_play_first_waits_again(moderator):
+    game = running_game(actions=EXECUTED[:-1])  # dan, president, is to execute someone
+    row = waiting_substitute(game)
+    replace(game.pk, moderator, "eve", "zed", now=START + HOUR)
+    make_move(game.pk, user("dan"), {"type": "execute", "target": "eve"}, reload(game).step_number, now=START + HOUR)
+    s = reload(game).load_state()
+    assert (s.round, s.substitutes, state_of(game)["dead"]) == (5, ["zed"], ["eve"])
+    row = Seat.objects.get(pk=row.pk)
+    assert (row.number, row.active, row.pending) == (None, True, False)
+    assert export_script(reload(game))["actions"][-1] == {"type": "substitute", "name": "zed"}  # it replays so
 
 
 def test_e8_cancel_ends_the_game_with_no_winner(moderator):
