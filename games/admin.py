@@ -6,11 +6,19 @@ else shown a running game's secret here, or the rows a search of what its secret
 as on the moderation page: they may never take a seat in it. The witness rows and the graveyard's read marks, which
 say who has seen a game's secrets, are read only here, so that no edit seats a witness."""
 
+import copy
 from collections.abc import Iterable
 
+from django import forms
 from django.contrib import admin
+from django.contrib.auth import admin as auth_admin
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import get_user_model
+from django.core.validators import MaxLengthValidator
 from django.db import transaction
 from django.db.models import Q, QuerySet
+
+from sh_site.accounts import MAX_PASSWORD
 
 from .models import (
     Absence,
@@ -21,6 +29,7 @@ from .models import (
     Game,
     GameEvent,
     InboundEmail,
+    NameSkeleton,
     Note,
     Notification,
     Post,
@@ -36,6 +45,7 @@ from .models import (
     WebhookDelivery,
     WebhookSubscription,
 )
+from .models.names import check_name_distinct
 from .notify.webhook_targets import redacted
 from .services.knowledge import record_witness
 from .signals import secrets_shown
@@ -344,5 +354,51 @@ class ThreadReadAdmin(ReadOnly, admin.ModelAdmin):
     raw_id_fields = ("user", "game")
 
 
+@admin.register(NameSkeleton)
+class NameSkeletonAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only: each is written with its account's username, by whatever path set it."""
+
+    list_display = ("user", "key")
+    raw_id_fields = ("user",)
+    search_fields = ("user__username",)
+
+
 admin.site.register(ApiRequestCount)
 admin.site.register(SweepRun)
+
+
+class DistinctName:
+    """A username set here is refused if a reader could take it for another account's, as at sign-up."""
+
+    def clean_username(self) -> str:
+        username = super().clean_username() if hasattr(super(), "clean_username") else self.cleaned_data["username"]
+        if username:
+            check_name_distinct(username, user=self.instance)
+        return username
+
+
+def bounded(field: forms.CharField, limit: int) -> forms.CharField:
+    """A copy of Django's `field` refusing more than `limit` characters, as every field of the site's forms does."""
+    field = copy.deepcopy(field)
+    field.max_length = limit
+    field.validators = [*field.validators, MaxLengthValidator(limit)]
+    field.widget.attrs["maxlength"] = str(limit)
+    return field
+
+
+class UserCreationForm(DistinctName, auth_forms.AdminUserCreationForm):
+    password1 = bounded(auth_forms.AdminUserCreationForm.base_fields["password1"], MAX_PASSWORD)
+    password2 = bounded(auth_forms.AdminUserCreationForm.base_fields["password2"], MAX_PASSWORD)
+
+
+class UserChangeForm(DistinctName, auth_forms.UserChangeForm):
+    pass
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class UserAdmin(auth_admin.UserAdmin):
+    form = UserChangeForm
+    add_form = UserCreationForm

@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 from django.apps import apps as global_apps
-from django.db.models.signals import post_migrate, pre_save
+from django.db.models.signals import post_migrate, post_save, pre_save
 
 
 class GamesConfig(AppConfig):
@@ -12,6 +12,7 @@ class GamesConfig(AppConfig):
         from django.contrib.auth import get_user_model
 
         from .models import Profile
+        from .models.names import keep_name_skeleton
         from .models.profile import record_rename
 
         def make_profile(sender, request, user, **kwargs) -> None:
@@ -21,6 +22,7 @@ class GamesConfig(AppConfig):
         user_signed_up.connect(make_profile, dispatch_uid="games.profile_on_sign_up", weak=False)
         for named in (get_user_model(), Profile):
             pre_save.connect(record_rename, sender=named, dispatch_uid=f"games.rename.{named._meta.label}")
+        post_save.connect(keep_name_skeleton, sender=get_user_model(), dispatch_uid="games.name_skeleton")
         post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="games.record_signing_key")
 
 

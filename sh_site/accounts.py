@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
+from games.models.names import check_name_distinct
+
 # A login is a user name (150) or an email address (254 to Django's EmailField's 320); a password is bounded
 # only so that hashing and comparing cost little, far above what any pass phrase needs. Anything else allauth
 # asks (codes, reset keys) is short.
@@ -34,6 +36,14 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """allauth's checks, then: no name a reader could take for another account's ("lucía" beside "lucia"). A
+        shallow check (allauth making up a name) only wants a free one."""
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow:
+            check_name_distinct(username)
+        return username
 
 
 def bound_lengths(form: forms.Form) -> None:

@@ -2,6 +2,7 @@ from .api import ApiRequestCount, ApiToken
 from .eligibility import Ban, SecretWitness
 from .forum import Claim, Post, PostRevision, ThreadRead
 from .game import Absence, ActionRecord, Game, GameEvent, Seat, SweepRun
+from .names import NameSkeleton
 from .notes import Note
 from .notify import InboundEmail, Notification, SentEmail, SigningKey
 from .profile import Profile, Rename
@@ -17,6 +18,7 @@ __all__ = [
     "Game",
     "GameEvent",
     "InboundEmail",
+    "NameSkeleton",
     "Note",
     "Notification",
     "Post",

@@ -155,11 +155,11 @@ def test_a_ban_that_has_run_out_bars_nothing(may_play):
 @pytest.mark.django_db(transaction=True)
 def test_the_bans_kept_by_moderation_bar_the_same_users_once_games_keeps_them():
     """The migration moves the bans' rows, and their permissions, to games, and drops the copy that drifted."""
+    zed, mia, sam = (make_user(name) for name in ("zed", "mia", "sam"))  # before: saving a user writes later tables
     executor = MigrationExecutor(connection)
     before = [("games", "0022_game_link_key"), ("moderation", "0002_copy_into_games_records")]
     executor.migrate(before)
     old = executor.loader.project_state(before).apps
-    zed, mia, sam = (make_user(name) for name in ("zed", "mia", "sam"))
     now = timezone.now()
     old.get_model("moderation", "Ban").objects.bulk_create(
         old.get_model("moderation", "Ban")(user_id=user.pk, until=now + days, reason="r", lifted_at=lifted)

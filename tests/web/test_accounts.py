@@ -32,7 +32,7 @@ def test_sign_up_verify_the_email_then_join(client):
     client.post(link.split("testserver", 1)[-1] if "testserver" in link else link[link.index("/accounts/") :])
     client.post("/accounts/login/", {"login": "newbie@example.com", "password": "a-long-pass-phrase-9"})
     response = client.post(f"/games/{game.pk}/join/", {"as": "substitute"}, follow=True)
-    assert "You are in." in response.content.decode()
+    assert "You are a substitute" in response.content.decode()
     assert Game.objects.get(pk=game.pk).load_state().substitutes == ["newbie"]
 
 
@@ -205,3 +205,19 @@ def test_the_sign_in_form_says_a_wrong_password_above_its_fields(client):
     form = page.split('action="/accounts/login/"')[1]
     assert form.index("are not correct") < form.index('<div class="field">')
     assert set(field_blocks(page)) >= {"login", "password"}
+
+
+@pytest.mark.parametrize("name", ["Lucía", "luci\N{CYRILLIC SMALL LETTER A}", "\N{FULLWIDTH LATIN SMALL LETTER L}ucia"])
+def test_sign_up_refuses_a_name_too_close_to_an_existing_one_under_the_username(client, name):
+    from django.contrib.auth import get_user_model
+
+    make_user("lucia")
+    page = sign_up(client, username=name, email="other@example.com").content.decode()
+    assert "This name is too close to an existing one: lucia." in field_blocks(page)["username"]
+    assert get_user_model().objects.count() == 1
+    assert not mail.outbox
+
+
+def test_sign_up_allows_a_distinct_name_beside_a_close_looking_one(client):
+    make_user("lucia")
+    assert sign_up(client, username="lucas", email="lucas@example.com").status_code == 302
