@@ -133,7 +133,13 @@ def _seated(change: "Change", event) -> list[tuple]:
     if seat.user_id is None:
         return []
     kind = Notification.Kind.SEATED
-    data = {"seat": seat.number, "replaces": event.data["replaces"], "round": event.data["round"]}
+    data = {
+        "seat": seat.number,
+        "replaces": event.data["replaces"],
+        "round": event.data["round"],
+        # a newcomer who owes the step's move hears of the seat and of the move in one email
+        "step_number": change.state.step_number,
+    }
     return [(seat.user_id, change.game, kind, data, f"{kind}:{change.game.pk}:{event.index}")]
 
 

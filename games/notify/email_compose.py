@@ -37,8 +37,10 @@ CATEGORIES = {
     Notification.Kind.SEATED: "moves",
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
-# A game's start goes in the email of its first step: its president hears of the start and of their move at once.
-OF_A_STEP = (*ANSWERABLE, Notification.Kind.STARTED)
+# A game's start, or a seat taken over, goes in the email of the step under way, first: its reader hears of it and of
+# their move at once.
+LEADS = (Notification.Kind.STARTED, Notification.Kind.SEATED)
+OF_A_STEP = (*ANSWERABLE, *LEADS)
 SUBJECT_LIMIT = 150
 FOLDED_SPACE = re.compile(r"[^\S\u00a0\u202f]+")  # any white space but the no-break ones
 
@@ -58,7 +60,8 @@ class Owing:
 
 def emails_of(notices: list[Notification]) -> list[list[Notification]]:
     """A person's due notices as emails: one per game and step for what can be answered (a "your move" notice
-    and its reminders) and the game's start, which comes first, one digest for everything else."""
+    and its reminders) with the game's start or a seat taken over, which comes first; one digest for everything
+    else, a seat taken over with no move to go with included."""
     steps: dict[tuple, list[Notification]] = defaultdict(list)
     digest = []
     for notice in notices:
@@ -66,8 +69,12 @@ def emails_of(notices: list[Notification]) -> list[list[Notification]]:
             steps[(notice.game_id, notice.data.get("step_number"))].append(notice)
         else:
             digest.append(notice)
-    started = Notification.Kind.STARTED
-    emails = [sorted(step, key=lambda notice: notice.kind != started) for step in steps.values()]
+    emails = []
+    for step in steps.values():
+        if all(notice.kind == Notification.Kind.SEATED for notice in step):
+            digest += step
+        else:
+            emails.append(sorted(step, key=lambda notice: notice.kind not in LEADS))
     return [*emails, *([digest] if digest else [])]
 
 
@@ -105,7 +112,7 @@ def build_message(
             "game_url": _absolute(game.get_absolute_url()) if game is not None else "",
         }
         if len(items) == 1 or answerable is not None:
-            subject = items[0]["text"]  # a step's email: the game's start, or else its "your move" (made first)
+            subject = items[0]["text"]  # a step's email: what leads it, or else its "your move" (made first)
         else:
             subject = ngettext("%(count)s update in your games", "%(count)s updates in your games", len(items)) % {
                 "count": len(items)

@@ -47,7 +47,10 @@ def without_the_site_name(text: str) -> str:
 def test_e5_the_substitute_who_takes_an_exiled_seat_is_told_once_in_the_bell_and_by_email_without_the_role():
     game = substitute_seated()
     [notice] = seated(game)
-    assert (notice.user.username, notice.data) == ("zed", {"seat": 3, "replaces": "dan", "round": 1})
+    assert (notice.user.username, notice.data) == (
+        "zed",
+        {"seat": 3, "replaces": "dan", "round": 1, "step_number": reload(game).step_number},
+    )
     send_emails()
     [message] = emails_to("zed")
     assert message.subject == TOLD
@@ -89,3 +92,15 @@ def test_e8_the_seat_is_in_the_bell_only_for_whoever_turned_off_move_emails(clie
     assert emails_to("zoe") == []
     bell = client_for("zoe").get("/notifications/").content.decode()
     assert f'<a href="/games/{game.pk}/unread/">{TOLD}</a>'.replace("'", "&#x27;") in bell
+
+
+def test_e8_a_newcomer_who_owes_the_next_move_hears_of_the_seat_and_the_move_in_one_email():
+    game = running_game()
+    make_user("zoe")
+    replace(game.pk, make_user("mod"), "bob", "zoe", now=START)  # bob is the next presidential candidate
+    end_now(game.pk, make_user("mod"), now=START)
+    send_emails()
+    [message] = emails_to("zoe")
+    told = TOLD.replace("seat 4", "seat 2").replace("of dan", "of bob")
+    assert message.subject == told
+    assert message.body.index(f"- {told}") < message.body.index("- Your move in Imported game (5 players): nominate")
