@@ -151,6 +151,7 @@ WORDING: dict[type, Callable[[Any], str]] = {
     ev.Nominated: lambda e: _("%(president)s nominates %(chancellor)s as chancellor. The vote is open.") % _fields(e),
     ev.VoteClosed: _vote_closed,
     ev.TrackerAdvanced: lambda e: _("The election tracker moves to %(election_tracker)s.") % _fields(e),
+    ev.TrackerReset: lambda e: _("A government was elected: the election tracker goes back to 0 (this game's rule)."),
     ev.Chaos: lambda e: _("Three failed governments: the country is thrown into chaos."),
     ev.PolicyEnacted: _policy_enacted,
     ev.DeckReshuffled: lambda e: (

@@ -14,7 +14,7 @@ from .constants import (
     WinReason,
 )
 from .errors import IllegalAction, _
-from .events import CandidacyLost, ConfirmedNotHitler, LegislativeSessionStarted, Nominated, VoteClosed
+from .events import CandidacyLost, ConfirmedNotHitler, LegislativeSessionStarted, Nominated, TrackerReset, VoteClosed
 from .policies import advance_tracker
 from .rounds import advance_round
 from .state import GameState, Session
@@ -71,8 +71,9 @@ def _elect(g: GameState) -> None:
     g.elected = True
     g.last_president = g.president
     g.last_chancellor = g.chancellor
-    if g.settings.tracker_resets_on_election:
+    if g.settings.tracker_resets_on_election and g.election_tracker:
         g.election_tracker = 0
+        emit(g, TrackerReset(round=g.round))
     chancellor = g.seats[g.chancellor]
     if g.fascist_policies >= HITLER_ZONE:
         if chancellor.role == HITLER:

@@ -89,6 +89,12 @@ class TrackerAdvanced(Event, tag="tracker_advanced"):
 
 
 @_kind
+class TrackerReset(Event, tag="tracker_reset"):
+    """A government was elected and the election tracker, which stood above 0, went back to 0 (the house rule
+    tracker_resets_on_election; R15's reset by an enacted policy goes without saying)."""
+
+
+@_kind
 class Chaos(Event, tag="chaos"):
     """The tracker reached 3: the top card is enacted (R14)."""
 

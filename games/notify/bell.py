@@ -61,18 +61,18 @@ def _your_moves(change: "Change") -> list[tuple]:
     data = {"step": str(state.step), "step_number": state.step_number, "round": state.round}
     if game.deadline is not None:
         data["deadline"] = game.deadline.isoformat()
-    offers = _claim_offers(change)
     if state.execution_target is not None:  # R23 `execution_vote`: whose execution the ballot is on, public
         data["target"] = state.name(state.execution_target)
+    offers = _claim_offers(change)
     notices = []
     for seat in sorted(owed):
         user_id = change.seat_of(state.seats[seat].name).user_id
         if user_id is not None:
             key = f"move:{game.pk}:{state.step_number}:{seat}:{user_id}"
             seat_data = {**data, "claim": offers[seat]} if seat in offers else data
-            notices.append((user_id, game, Notification.Kind.YOUR_MOVE, seat_data, key))
             if seat == state.execution_target:
                 seat_data = {**seat_data, "own_execution": True}
+            notices.append((user_id, game, Notification.Kind.YOUR_MOVE, seat_data, key))
     return notices
 
 
@@ -186,6 +186,7 @@ NOTICES: dict[type, Callable[["Change", Any], list[tuple]]] = {
     ev.Nominated: _nothing,
     ev.VoteClosed: _digest,
     ev.TrackerAdvanced: _nothing,
+    ev.TrackerReset: _nothing,
     ev.Chaos: _nothing,
     ev.PolicyEnacted: _digest,
     ev.DeckReshuffled: _nothing,

@@ -68,3 +68,8 @@ def test_r18_the_session_is_announced_as_closing_the_thread_only_when_the_house_
 def test_r18_without_the_game_s_rules_the_session_s_start_claims_no_closed_thread():
     started = ev.LegislativeSessionStarted(president="ann", chancellor="bob", round=1)
     assert "closed" not in announcements.describe(started)
+
+
+def test_r15_variant_the_tracker_going_back_to_0_on_an_election_is_announced():
+    words = announcements.describe(ev.TrackerReset(round=2), HouseRules(tracker_resets_on_election=True))
+    assert words == "A government was elected: the election tracker goes back to 0 (this game's rule)."
