@@ -50,6 +50,12 @@ def describe(event: LogEntry, rules: HouseRules | None = None) -> str:
     return WORDING[event.__class__](event)
 
 
+def _exiled(e: ev.Exiled) -> str:
+    if e.reason == "missed_rounds":
+        return _("%(player)s is exiled from the game: two rounds missed in a row.") % _fields(e)
+    return _("%(player)s is exiled from the game.") % _fields(e)
+
+
 def describe_stored(event_type: str, data: dict, rules: HouseRules | None = None) -> str:
     """A stored event (GameEvent's type and data, a notification's copy of them) as a sentence."""
     return describe(from_stored(event_type, data), rules)
@@ -175,9 +181,13 @@ WORDING: dict[type, Callable[[Any], str]] = {
     ev.ExecutionVoteClosed: _execution_vote_closed,
     ev.Executed: lambda e: _("%(president)s executes %(target)s.") % _fields(e),
     ev.DeadlinePassed: lambda e: _("The deadline has passed."),
-    ev.RoundMissed: lambda e: _("%(player)s missed a round (%(missed_rounds)s in a row).") % _fields(e),
+    # E3 counts only the rounds in which the player owed a move: rounds 1 and 6 can be "in a row".
+    ev.RoundMissed: lambda e: (
+        _("%(player)s missed a round: %(missed_rounds)s in a row, counting only the rounds in which they owed a move.")
+        % _fields(e)
+    ),
     ev.Warned: lambda e: _("%(player)s is warned: one more missed round in a row means exile.") % _fields(e),
-    ev.Exiled: lambda e: _("%(player)s is exiled from the game.") % _fields(e),
+    ev.Exiled: _exiled,
     ev.Substituted: lambda e: _("%(player)s takes the seat of %(replaces)s as a substitute.") % _fields(e),
     ev.Replaced: lambda e: _("%(player)s takes over the seat of %(replaces)s.") % _fields(e),
     ev.SubstituteJoined: lambda e: _("%(player)s signs up as a substitute.") % _fields(e),

@@ -73,3 +73,14 @@ def test_r18_without_the_game_s_rules_the_session_s_start_claims_no_closed_threa
 def test_r15_variant_the_tracker_going_back_to_0_on_an_election_is_announced():
     words = announcements.describe(ev.TrackerReset(round=2), HouseRules(tracker_resets_on_election=True))
     assert words == "A government was elected: the election tracker goes back to 0 (this game's rule)."
+
+
+def test_e3_a_missed_round_says_that_only_rounds_owing_a_move_count_and_an_exile_says_why():
+    """Missed in rounds 1 and 6 with nothing owed between them is "two in a row": the sentence says why."""
+    missed = announcements.describe(ev.RoundMissed(player="eve", missed_rounds=2, round=6))
+    assert missed == "eve missed a round: 2 in a row, counting only the rounds in which they owed a move."
+    exiled = announcements.describe(ev.Exiled(player="eve", reason="missed_rounds", round=6))
+    assert exiled == "eve is exiled from the game: two rounds missed in a row."
+    assert announcements.describe(ev.Exiled(player="eve", reason="moderator", round=6)) == (
+        "eve is exiled from the game."
+    )
