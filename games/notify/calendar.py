@@ -19,7 +19,7 @@ from games.clock import snap_to_deadline_hour
 from games.engine import GameState, SeatStatus, Step, waiting_for
 from games.models import Game, Profile, Seat
 
-from .messages import OWED
+from .messages import OWED, owed
 
 DUTY = {
     Step.NOMINATE: "nomination",
@@ -53,14 +53,17 @@ def _calendar(user) -> bytes:
         state = game.load_state()
         if seat.number is None or state.seats[seat.number].status != SeatStatus.ALIVE:
             continue
-        for duty, deadline, owed in _duties(game, state, seat.number):
-            calendar.add_component(_event(game, state.round, duty, deadline, owed))
+        for duty, deadline, asked in _duties(game, state, seat.number):
+            calendar.add_component(_event(game, state.round, duty, deadline, asked))
     return calendar.to_ical()
 
 
 def _duties(game: Game, state: GameState, seat: int):
     if game.deadline is not None and seat in waiting_for(state):
-        yield DUTY[state.step], game.deadline, OWED[str(state.step)]()
+        asked = {"step": str(state.step)}
+        if state.execution_target is not None:  # R23: the ballot names whose execution it is, as the notice does
+            asked |= {"target": state.name(state.execution_target), "own_execution": seat == state.execution_target}
+        yield DUTY[state.step], game.deadline, owed(asked)
     if state.step == Step.NOMINATE:
         # Every living player will owe a ballot when the vote closes, 7 days after the round began (T1).
         vote = snap_to_deadline_hour(game.round_started_at + game.duration("election"), game)

@@ -24,7 +24,7 @@ OWED = {
 }
 
 
-def _owed(data: dict) -> str:
+def owed(data: dict) -> str:
     """What the notice's reader owes; a ballot on an execution names whose (notices made before it was named do
     not), and tells its target that it is their own."""
     if data["step"] == "execution_vote" and "target" in data:
@@ -46,14 +46,13 @@ def describe_in_list(notice: Notification, game: Game | None) -> str:
 
 
 def _your_move(name: str, data: dict) -> str:
-    owed = _owed(data)
     if "deadline" in data:
         return _("Your move in %(game)s: %(owed)s, by %(deadline)s.") % {
             "game": name,
-            "owed": owed,
+            "owed": owed(data),
             "deadline": when(datetime.fromisoformat(data["deadline"])),
         }
-    return _("Your move in %(game)s: %(owed)s.") % {"game": name, "owed": owed}
+    return _("Your move in %(game)s: %(owed)s.") % {"game": name, "owed": owed(data)}
 
 
 def _claim_offer(claim: dict) -> str:

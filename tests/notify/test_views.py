@@ -102,3 +102,19 @@ def test_the_calendar_feed_speaks_its_owners_language_whatever_reads_it(client):
     [event] = feed.walk("VEVENT")
     assert str(event["summary"]) == "Imported game (5 players): votar el gobierno propuesto"
     assert event.decoded("dtend") == START + timedelta(days=7)  # the times as before: UTC
+
+
+def test_r23_the_calendar_names_whose_execution_a_ballot_is_on_and_tells_its_target(client):
+    from tests.factories import governments
+
+    executing = governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann"))
+    game = running_game(actions=[*executing, {"type": "execute", "by": "dan", "target": "eve"}], execution_vote=True)
+    assert reload(game).deadline is not None
+
+    def summaries(name: str) -> list[str]:
+        token = new_calendar_token(user(name))
+        feed = icalendar.Calendar.from_ical(client.get(f"/calendar/{token}.ics").content)
+        return [str(event["summary"]) for event in feed.walk("VEVENT")]
+
+    assert summaries("ann") == [f"{game.name}: vote on executing eve"]
+    assert summaries("eve") == [f"{game.name}: vote on your own execution"]
