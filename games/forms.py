@@ -24,10 +24,11 @@ class ZoneChoices:
 
 def rule_field(rule: Rule) -> forms.Field:
     """A house rule's field, from its declaration: one of its values, or a box to tick."""
+    help_text = _(rule.help_text) if rule.help_text else ""
     if rule.choices:
         choices = [(value, _(label)) for value, label in rule.choices]
-        return forms.ChoiceField(label=_(rule.label), choices=choices, initial=rule.default)
-    return forms.BooleanField(label=_(rule.label), required=False, initial=rule.default)
+        return forms.ChoiceField(label=_(rule.label), choices=choices, initial=rule.default, help_text=help_text)
+    return forms.BooleanField(label=_(rule.label), required=False, initial=rule.default, help_text=help_text)
 
 
 # The house rules' fields, declared on a base so that GameForm (a model form) lists them among its own.

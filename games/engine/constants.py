@@ -1,6 +1,7 @@
-"""The game's fixed tables and names (RULES.md R1, R4, R20)."""
+"""The game's fixed tables and names (RULES.md R1, R4, R20, and the house rule `rebalanced`)."""
 
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Role(StrEnum):
@@ -72,7 +73,10 @@ ROLE_COUNTS = {5: (3, 1), 6: (4, 1), 7: (4, 2), 8: (5, 2), 9: (5, 3), 10: (6, 3)
 # R4
 DECK_LIBERALS = 6
 DECK_FASCISTS = 11
-DECK_SIZE = DECK_LIBERALS + DECK_FASCISTS
+
+# The house rule `rebalanced`, at the table sizes it applies to: the fascist policies the deck holds and those on the
+# board from the start, the rest of R4's 11 left out of the game. Elsewhere it changes nothing.
+REBALANCED = {6: (10, 1), 7: (10, 0), 9: (9, 0)}
 
 LIBERAL_POLICIES_TO_WIN = 5
 FASCIST_POLICIES_TO_WIN = 6
@@ -94,6 +98,25 @@ POWER_TRACK = {5: _SMALL, 6: _SMALL, 7: _MEDIUM, 8: _MEDIUM, 9: _LARGE, 10: _LAR
 def party_of(role: Role) -> Party:
     """R2: fascists and Hitler are both members of the fascist party."""
     return Party.LIBERAL if role == Role.LIBERAL else Party.FASCIST
+
+
+class Deck(NamedTuple):
+    """The policies a game starts with: in its draw pile, and fascist ones already enacted."""
+
+    liberals: int
+    fascists: int
+    enacted_fascists: int = 0
+
+    @property
+    def size(self) -> int:
+        return self.liberals + self.fascists
+
+
+def deck_for(players: int, *, rebalanced: bool) -> Deck:
+    """R4, or the house rule `rebalanced` where it applies to `players`."""
+    if rebalanced and players in REBALANCED:
+        return Deck(DECK_LIBERALS, *REBALANCED[players])
+    return Deck(DECK_LIBERALS, DECK_FASCISTS)
 
 
 def power_for(players_at_start: int, fascist_policies: int) -> Power | None:

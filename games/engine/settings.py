@@ -1,4 +1,4 @@
-"""The house rules a game is played with (RULES.md R3, R11, R12, R15, R18, R23, T4), each declared once here.
+"""The house rules a game is played with (RULES.md R3, R4, R11, R12, R15, R18, R23, T4), each declared once here.
 
 A rule's field (in `Settings` when the engine plays it, in `HouseRules` when only the site does) carries how people
 read it (a `Rule`): the new-game form, the API, the settings shown to players and the rules page are all derived
@@ -9,7 +9,7 @@ English msgids that the pages translate.
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from .constants import SMALL_GAME_MAX
+from .constants import REBALANCED, SMALL_GAME_MAX
 from .errors import InvalidSetup
 
 
@@ -20,18 +20,30 @@ def gettext_noop(message: str) -> str:
 
 
 # Where a rule's sentence stands on the rules page (templates/games/rules.html): a spot in one of its paragraphs.
-PLACES = ("roles", "ballot", "vote", "tracker", "legislature", "execution", "nomination_deadline", "power_deadline")
+PLACES = (
+    "roles",
+    "deck",
+    "ballot",
+    "vote",
+    "tracker",
+    "legislature",
+    "execution",
+    "nomination_deadline",
+    "power_deadline",
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
     """How a house rule reads: its label, the rules page's sentence for each value ("" says nothing) and where it
-    stands, its choices as (value, label) (none: true or false), and whether the engine plays it or only the site."""
+    stands, its choices as (value, label) (none: true or false), the new-game form's help ("" none), and whether the
+    engine plays it or only the site."""
 
     label: str
     sentences: dict[Any, str]
     place: str
     choices: tuple[tuple[str, str], ...] = ()
+    help_text: str = ""
     engine: bool = True
     name: str = ""
     default: Any = None
@@ -41,9 +53,9 @@ class Rule:
         return tuple(value for value, label in self.choices) if self.choices else (False, True)
 
 
-def rule(default: Any, label: str, *, place: str, sentences: dict, choices: tuple = ()) -> Any:
+def rule(default: Any, label: str, *, place: str, sentences: dict, choices: tuple = (), help_text: str = "") -> Any:
     """A field of `Settings` (the engine's rules) or `HouseRules` (the site's own) declaring a house rule."""
-    return field(default=default, metadata={"rule": Rule(label, sentences, place, choices)})
+    return field(default=default, metadata={"rule": Rule(label, sentences, place, choices, help_text)})
 
 
 _ = gettext_noop
@@ -58,6 +70,24 @@ class Settings:
         sentences={
             False: _("In this game Hitler knows the fascists too."),
             True: _("In this game Hitler does not know who the fascists are."),
+        },
+    )
+    rebalanced: bool = rule(
+        False,
+        _("rebalanced for 6, 7 and 9 players"),
+        place="deck",
+        help_text=_(
+            "With 6 players the game starts with one fascist policy already enacted; with 7 players the deck holds "
+            "10 fascist policies instead of 11; with 9 players, 9. With 5, 8 or 10 players it changes nothing."
+        ),
+        sentences={
+            False: "",
+            True: _(
+                "In this game the policies are rebalanced for the table size: with 6 players one fascist policy is on "
+                "the board from the start (it grants no power) and the draw pile holds the other 16, 6 liberal and 10 "
+                "fascist; with 7 players the deck is 6 liberal and 10 fascist policies; with 9 players, 6 liberal and "
+                "9 fascist."
+            ),
         },
     )
     tracker_resets_on_election: bool = rule(
@@ -137,8 +167,9 @@ class Settings:
 
     def as_played(self, players: int) -> "Settings":
         """These settings as they act at a table of `players`: Hitler is blind from 7 players whatever the variant
-        (R3)."""
-        return replace(self, hitler_blind_small=True) if players > SMALL_GAME_MAX else self
+        (R3); `rebalanced` is off at the table sizes it leaves as they are."""
+        played = replace(self, hitler_blind_small=True) if players > SMALL_GAME_MAX else self
+        return played if players in REBALANCED else replace(played, rebalanced=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Setting up a game (R1, R3, R4, R8): the seating, roles, the deck and the first presidential candidate.
+"""Setting up a game (R1, R3, R4, R8): the seating, roles, the deck and the first presidential candidate; with the
+house rule `rebalanced`, the deck and the board of its table size.
 
 Each of these draws from its own stream of the game's seed (rng.py), so that none is a function of another:
 the seat a player is given, the role they are dealt and the first candidate are independent.
@@ -9,15 +10,14 @@ from collections import Counter
 from .codec import VERSION
 from .common import emit
 from .constants import (
-    DECK_FASCISTS,
-    DECK_LIBERALS,
-    DECK_SIZE,
     FASCIST,
     LIBERAL,
     MAX_PLAYERS,
     MIN_PLAYERS,
     ROLE_COUNTS,
+    Deck,
     Role,
+    deck_for,
 )
 from .errors import InvalidSetup
 from .events import GameStarted
@@ -42,13 +42,15 @@ def new_game(
     from `seed` with the scheme `rng`: the roles, the deck and the first president, each from its own stream
     (under the single-stream scheme, from one stream in that order)."""
     _check_players(players)
+    settings = settings or Settings()
     randomness = Randomness.new(seed, rng)
     role_of = deal_roles(players, randomness.stream("roles")) if roles is None else _check_roles(players, roles)
+    composition = deck_for(len(players), rebalanced=settings.rebalanced)
     if deck is None:
-        deck = [LIBERAL] * DECK_LIBERALS + [FASCIST] * DECK_FASCISTS
+        deck = [LIBERAL] * composition.liberals + [FASCIST] * composition.fascists
         randomness.stream("deck").shuffle(deck)
     else:
-        _check_deck(deck)
+        _check_deck(deck, composition, len(players))
     if first_president is None:
         first = randomness.stream("first_president").below(len(players))
     elif first_president in players:
@@ -56,7 +58,8 @@ def new_game(
     else:
         raise InvalidSetup(f"first_president {first_president!r} is not one of the players")
     seats = [Seat(name, role_of[name]) for name in players]
-    g = GameState(VERSION, seats, list(deck), randomness, settings or Settings(), living_count=len(seats))
+    g = GameState(VERSION, seats, list(deck), randomness, settings, living_count=len(seats))
+    g.fascist_policies = composition.enacted_fascists  # on the board from the start: no power was granted for it
     g.preset_reshuffles = [list(order) for order in reshuffles]
     emit(g, GameStarted(players=list(players), round=g.round))
     start_first_round(g, first)
@@ -109,9 +112,13 @@ def _check_roles(players: list[str], roles: dict[str, str]) -> dict[str, Role]:
     return {name: Role(role) for name, role in roles.items()}
 
 
-def _check_deck(deck: list[str]) -> None:
+def _check_deck(deck: list[str], composition: Deck, players: int) -> None:
+    """A deck given in full must be the game's own: R4's, or the rebalanced one of its table size."""
     if not all(isinstance(card, str) and card in (LIBERAL, FASCIST) for card in deck):
         raise InvalidSetup("a card is L or F")
     counts = Counter(deck)
-    if len(deck) != DECK_SIZE or counts[LIBERAL] != DECK_LIBERALS or counts[FASCIST] != DECK_FASCISTS:
-        raise InvalidSetup(f"the deck is {DECK_SIZE} cards: {DECK_LIBERALS} L and {DECK_FASCISTS} F (R4)")
+    if len(deck) != composition.size or (counts[LIBERAL], counts[FASCIST]) != composition[:2]:
+        which = "R4" if composition == deck_for(players, rebalanced=False) else f"rebalanced for {players} players"
+        raise InvalidSetup(
+            f"the deck is {composition.size} cards: {composition.liberals} L and {composition.fascists} F ({which})"
+        )

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import Action, GameState, IllegalAction, Settings, apply, codec, new_game, random_move, summary
-from games.engine.constants import ROLE_COUNTS, Role, SeatStatus
+from games.engine.constants import ROLE_COUNTS, Role, SeatStatus, deck_for
 from games.engine.events import ENGINE_EVENTS
 
 from .helpers import NAMES
@@ -35,9 +35,10 @@ def random_event(g: GameState, rnd: random.Random, serial: int) -> Action:
 
 
 def check_invariants(g: GameState) -> None:
+    deck = deck_for(len(g.seats), rebalanced=g.settings.rebalanced)
     cards = len(g.draw_pile) + len(g.discard_pile) + len(g.hand) + g.liberal_policies + g.fascist_policies
-    assert cards == 17
-    assert Counter(g.draw_pile + g.discard_pile + g.hand)["L"] + g.liberal_policies == 6
+    assert cards == deck.size + deck.enacted_fascists
+    assert Counter(g.draw_pile + g.discard_pile + g.hand)["L"] + g.liberal_policies == deck.liberals
     liberals, fascists = ROLE_COUNTS[len(g.seats)]
     assert Counter(seat.role for seat in g.seats) == {Role.LIBERAL: liberals, Role.FASCIST: fascists, Role.HITLER: 1}
     assert g.liberal_policies <= 5 and g.fascist_policies <= 6 and g.election_tracker < 3
@@ -104,6 +105,7 @@ def test_variants_play_to_the_end(n, seed):
         nomination_timeout="random",
         power_timeout="random",
         hitler_blind_small=True,
+        rebalanced=True,
     )
     g = play(n, seed, settings=settings)
     assert g.over

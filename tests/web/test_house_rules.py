@@ -40,7 +40,7 @@ def test_each_rule_is_in_the_api_schema_with_its_type_and_choices(rule):
 @pytest.mark.parametrize(("rule", "value"), EVERY_VALUE)
 def test_each_value_of_each_rule_is_taken_by_the_form_and_shown_everywhere(rule, value):
     assert GameForm().fields[rule.name].clean(value) == value
-    game = create_game(make_user("ann"), player_count=5, **{rule.name: value})
+    game = create_game(make_user("ann"), player_count=6, **{rule.name: value})  # every rule acts at 6 players
     assert getattr(game.rules, rule.name) == value
     with translation.override("en"):
         assert {"label": rule.label, "value": shown(rule, value)} in [

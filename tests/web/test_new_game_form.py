@@ -42,3 +42,10 @@ def test_visibility_is_a_choice_of_whole_sentences_not_a_cut_off_list(client_for
 def test_an_unlisted_game_is_made_from_the_radio_choice(client_for):
     client_for("ann").post("/games/new/", form_data(visibility="unlisted"))
     assert Game.objects.get().visibility == Game.Visibility.UNLISTED
+
+
+def test_r4_the_rebalanced_box_says_where_it_acts_and_where_it_changes_nothing(client_for):
+    page = " ".join(client_for("ann").get("/games/new/").content.decode().split())
+    assert 'name="rebalanced"' in page
+    assert "With 6 players the game starts with one fascist policy already enacted" in page
+    assert "With 5, 8 or 10 players it changes nothing." in page

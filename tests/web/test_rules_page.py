@@ -1,13 +1,19 @@
 """Each game's rules page: the rules as this game plays them (its table size, variants and durations), in the
 reader's language, linked from the game's page whatever its status."""
 
+import json
+from pathlib import Path
+
 import pytest
 from django.test import Client
 
 from games.services import create_game
+from games.services.transfer import import_script
 from tests.factories import make_user, running_game
 
 pytestmark = pytest.mark.django_db
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+REBALANCED_SIX = SCENARIOS / "rebalanced-6-players-one-fascist-policy-on-the-board-hitler-elected-after-two-more.json"
 
 
 def rules_page(game, language: str = "en") -> str:
@@ -64,6 +70,26 @@ def test_r3_r20_t4_a_ten_player_game_with_every_variant():
 
 def test_r3_hitler_blind_in_a_small_game_only_with_the_variant():
     assert "Hitler does not know who the fascists are." in rules_page(running_game(5, hitler_blind_small=True))
+
+
+@pytest.mark.parametrize("players", [6, 7, 9])
+def test_r4_rebalanced_policies_are_said_at_6_7_and_9_players(players):
+    page = rules_page(create_game(make_user("ann"), player_count=players, rebalanced=True))
+    assert "In this game the policies are rebalanced for the table size" in page
+    assert "with 6 players one fascist policy is on the board from the start (it grants no power)" in page
+
+
+@pytest.mark.parametrize("players", [5, 8, 10])
+def test_r4_rebalanced_says_nothing_where_it_changes_nothing(players):
+    page = rules_page(create_game(make_user("ann"), player_count=players, rebalanced=True))
+    assert "17 policies, 6 liberal and 11 fascist" in page
+    assert "rebalanced for the table size" not in page
+
+
+def test_r4_a_rebalanced_six_player_game_shows_its_first_fascist_policy_on_the_board():
+    written = json.loads(REBALANCED_SIX.read_text())
+    game = import_script({**written, "actions": []})
+    assert Client().get(f"/api/v1/games/{game.pk}").json()["public"]["fascist_policies"] == 1
 
 
 @pytest.mark.parametrize(("language", "sentence"), [

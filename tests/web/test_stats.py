@@ -5,6 +5,7 @@ once; cancelled, unlisted and running games are not."""
 
 import importlib
 import json
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -27,6 +28,8 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+OURS = Path(__file__).resolve().parents[1] / "scenarios"
+REBALANCED_SIX = OURS / "rebalanced-6-players-one-fascist-policy-on-the-board-hitler-elected-after-two-more.json"
 LIBERAL_WIN = json.loads((SHARED_SCENARIOS / "liberal-policies-win.json").read_text())  # 5 players, policies
 HITLER_ELECTED = json.loads((SHARED_SCENARIOS / "hitler-chancellor-after-three.json").read_text())  # 5 players
 
@@ -89,6 +92,18 @@ def test_each_setting_that_changes_the_balance_is_counted_by_value():
     assert votes[True]["games"] == 1 and votes[True]["fascist_wins"] == 1 and not votes[True]["default"]
     page = Client().get("/stats/").content.decode()
     assert "Execution" in page or "execution" in page
+
+
+def test_r4_rebalanced_is_its_own_setting_counted_only_where_it_changes_the_game():
+    six = json.loads(REBALANCED_SIX.read_text())
+    finished(six)
+    finished({**LIBERAL_WIN, "settings": {"rebalanced": True}})  # 5 players: left as it was
+    rows = Api(token_for("reader", "read")).get("/stats").json()["by_setting"]
+    rebalanced = {row["value"]: row for row in rows if row["setting"] == "rebalanced"}
+    assert rebalanced[True]["games"] == 1 and rebalanced[True]["wins_by_way"]["hitler_elected"] == 1
+    assert not rebalanced[True]["default"]
+    assert rebalanced[False]["games"] == 1 and rebalanced[False]["liberal_wins"] == 1 and rebalanced[False]["default"]
+    assert "Rebalanced for 6, 7 and 9 players" in Client().get("/stats/").content.decode()
 
 
 def test_cancelled_unlisted_and_running_games_are_not_counted():
