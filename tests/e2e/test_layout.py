@@ -2,6 +2,7 @@
 its box's border. Measured in Chromium, in French and Polish (the longest words), on a phone and a desktop."""
 
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
@@ -14,6 +15,7 @@ from tests.e2e.pages import signed_in
 from tests.factories import make_user, running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 WORDS_ON_ONE_LINE = """
 () => [...document.querySelectorAll('.track .slot')].flatMap(slot => {
@@ -179,4 +181,6 @@ def test_a_finished_games_result_is_the_first_thing_a_player_sees_on_a_phone(bro
     result = page.locator("#result")
     expect(result).to_have_text({"en": "The liberals won.", "es": "Han ganado los liberales."}[language])
     assert result.bounding_box()["y"] + result.bounding_box()["height"] <= 844  # on the first screen, no scrolling
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"finished-phone-{language}.png")
     page.context.close()
