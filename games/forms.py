@@ -35,6 +35,19 @@ def rule_field(rule: Rule) -> forms.Field:
 HouseRuleFields = type("HouseRuleFields", (forms.Form,), {rule.name: rule_field(rule) for rule in RULES})
 
 
+# On a fast table (Game.minute_durations) the step durations count in minutes, and are named so.
+MINUTE_LABELS = {
+    "nomination_hours": _("minutes to nominate"),
+    "election_hours": _("minutes from the round's start until the vote closes"),
+    "discard_hours": _("minutes for the president to discard"),
+    "legislative_hours": _("minutes from the session's start for the chancellor to enact"),
+    "veto_reply_hours": _("minutes to answer a veto request"),
+    "veto_enact_hours": _("minutes to enact after a refused veto"),
+    "power_hours": _("minutes to use a power"),
+    "execution_vote_hours": _("minutes for an execution vote"),
+}
+
+
 class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
     """A new game's settings. A vote closing before the nomination's deadline (T1) is refused by Game.clean, which
     this model form runs after its own checks, as create_game does: one check, one message, on the vote's field."""
@@ -60,6 +73,7 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
             "player_count",
             "visibility",
             *(rule.name for rule in RULES),
+            "minute_durations",
             "nomination_hours",
             "election_hours",
             "discard_hours",
@@ -77,6 +91,7 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
         ]
         labels = {
             "visibility": _("visibility"),
+            "minute_durations": _("a fast table: the durations below count in minutes"),
             "nomination_hours": _("hours to nominate"),
             "election_hours": _("hours from the round's start until the vote closes"),
             "discard_hours": _("hours for the president to discard"),
@@ -95,11 +110,21 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        minutes = bool(self["minute_durations"].value())  # as sent, or as the game being edited has it
         for name in self.DURATIONS:
             field = self.fields[name]
             field.min_value = 1
-            field.validators.append(MinValueValidator(1, message=_("A duration is at least one hour.")))
+            message = _("A duration is at least one hour.")
+            if minutes and name in MINUTE_LABELS:
+                field.label, message = MINUTE_LABELS[name], _("A duration is at least one minute.")
+            field.validators.append(MinValueValidator(1, message=message))
             field.widget.attrs["min"] = "1"
+
+    @classmethod
+    def of(cls, game: Game, data=None, **kwargs) -> "GameForm":
+        """The form filled with an open game's settings, its house rules among them, to change them."""
+        rules = {rule.name: getattr(game.rules, rule.name) for rule in RULES}
+        return cls(data, instance=game, initial=rules, **kwargs)
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]

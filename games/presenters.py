@@ -9,7 +9,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from . import fragments
 from .announcements import describe_stored
@@ -18,7 +18,7 @@ from .engine import events as ev
 from .engine.constants import BALLOTS, POWER_TRACK, ROLE_COUNTS
 from .engine.events import from_stored
 from .engine.settings import PLACES, RULES, HouseRules, Rule
-from .forms import GameForm
+from .forms import MINUTE_LABELS, GameForm
 from .models import Claim, Game, GameEvent
 
 
@@ -309,17 +309,6 @@ def claim_conflicts(row: dict) -> list[str]:
 
 # The steps with a duration of their own: each is a `<name>_hours` setting of the game.
 DURATIONS = ("nomination", "election", "discard", "legislative", "veto_reply", "veto_enact", "power", "execution_vote")
-# A game on minute-long durations (the demo's fast game) names its durations in minutes, the form's labels in hours.
-MINUTE_LABELS = {
-    "nomination_hours": gettext_lazy("minutes to nominate"),
-    "election_hours": gettext_lazy("minutes from the round's start until the vote closes"),
-    "discard_hours": gettext_lazy("minutes for the president to discard"),
-    "legislative_hours": gettext_lazy("minutes from the session's start for the chancellor to enact"),
-    "veto_reply_hours": gettext_lazy("minutes to answer a veto request"),
-    "veto_enact_hours": gettext_lazy("minutes to enact after a refused veto"),
-    "power_hours": gettext_lazy("minutes to use a power"),
-    "execution_vote_hours": gettext_lazy("minutes for an execution vote"),
-}
 
 
 def game_settings(game: Game) -> list[dict]:

@@ -20,6 +20,8 @@ class Notification(models.Model):
         GAME_OVER = "game_over", _("Game over")
         STARTED = "game_started", _("Game started")
         SEATED = "seated", _("Seat taken over")
+        REMOVED = "removed", _("Removed from a game's sign-ups")
+        SETTINGS = "settings", _("Game settings changed")
 
     class Email(models.TextChoices):
         NONE = "none", _("Not emailed")

@@ -3,7 +3,8 @@
 The state-change services (games.services) call the functions below, in their transaction, and know no channel:
 - `notify_changes(changes)`: games changed; the bell makes the notices they owe (bell.py), then each channel hears
   of the changes and those notices;
-- `notify_mentions`, `notify_absence`: notices made outside a change; `notify_post`: a new post in a thread.
+- `notify_mentions`, `notify_absence`, `notify_removed`, `notify_settings_changed`: notices made outside a change;
+  `notify_post`: a new post in a thread.
 
 Out: `bell.py` (the in-site notices, which the other channels read; `messages.py` says them), `email.py` (the
 email outbox; `email_compose.py` writes each email, `unsubscribe.py` its links), `webhooks.py` (the webhooks'
@@ -19,7 +20,15 @@ Adding a channel (a chat service, web push):
 3. its dotted path in `channels.CHANNELS`, and one test file, tests/notify/test_<channel>.py.
 """
 
-from .bell import notify_absence, notify_changes, notify_mentions
+from .bell import notify_absence, notify_changes, notify_mentions, notify_removed, notify_settings_changed
 from .channels import Channel, notify_post
 
-__all__ = ["Channel", "notify_absence", "notify_changes", "notify_mentions", "notify_post"]
+__all__ = [
+    "Channel",
+    "notify_absence",
+    "notify_changes",
+    "notify_mentions",
+    "notify_post",
+    "notify_removed",
+    "notify_settings_changed",
+]

@@ -32,6 +32,7 @@ EMAIL_NOW = {
     Notification.Kind.GAME_OVER: "email_moves",  # the last news of the games whose moves the reader follows
     Notification.Kind.STARTED: "email_moves",  # and their first
     Notification.Kind.SEATED: "email_moves",  # the first news of a seat whose moves the reader is to make
+    Notification.Kind.REMOVED: "email_moves",  # the last news of a game they had joined
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
@@ -235,6 +236,19 @@ def notify_absence(absence, now: datetime) -> None:
     seat = absence.seat
     data = {"starts_at": absence.starts_at.isoformat(), "ends_at": absence.ends_at.isoformat()}
     _create([(seat.user_id, seat.game, Notification.Kind.ABSENCE, data, f"absence:{absence.pk}")], now=now)
+
+
+def notify_removed(game: Game, seat, by: str, now: datetime) -> None:
+    """`seat`'s holder was taken off the open game's sign-ups by `by` (its creator or a moderator)."""
+    data = {"by": by}
+    _create([(seat.user_id, game, Notification.Kind.REMOVED, data, f"removed:{seat.pk}")], now=now)
+
+
+def notify_settings_changed(game: Game, user_ids: list[int], changed: list[str], now: datetime) -> None:
+    """The open game's settings named in `changed` were changed: whoever signed up under the old ones is told."""
+    data = {"changed": changed}
+    stamp = now.isoformat()
+    _create([(u, game, Notification.Kind.SETTINGS, data, f"settings:{game.pk}:{stamp}:{u}") for u in user_ids], now=now)
 
 
 def queue_reminders(*, now: datetime | None = None, failures: Failures | None = None) -> int:

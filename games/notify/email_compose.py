@@ -35,6 +35,8 @@ CATEGORIES = {
     Notification.Kind.GAME_OVER: "moves",
     Notification.Kind.STARTED: "moves",
     Notification.Kind.SEATED: "moves",
+    Notification.Kind.REMOVED: "moves",
+    Notification.Kind.SETTINGS: "moves",
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
 # A game's start, or a seat taken over, goes in the email of the step under way, first: its reader hears of it and of
@@ -173,6 +175,10 @@ def _link(notice: Notification, game: Game | None) -> str:
         return game.address("secret_history")
     if notice.kind == Notification.Kind.STARTED and notice.data["waiting"]:
         return game.get_absolute_url()  # no panel until they take a seat
+    if notice.kind == Notification.Kind.REMOVED:
+        return game.get_absolute_url()  # no panel: they are no longer in the game
+    if notice.kind == Notification.Kind.SETTINGS:
+        return game.address("rules")
     if notice.kind == Notification.Kind.SEATED:
         return game.address("first_unread")  # a newcomer reads the thread up from its first post
     return f"{game.get_absolute_url()}#panel"

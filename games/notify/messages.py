@@ -112,6 +112,16 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
             }
         case Notification.Kind.STARTED:
             return _("%(game)s has started. Your role is on your private panel, on the game's page.") % {"game": name}
+        case Notification.Kind.REMOVED:
+            return _("%(by)s removed you from the sign-ups of %(game)s. You may join it again while it is open.") % {
+                "by": data["by"],
+                "game": name,
+            }
+        case Notification.Kind.SETTINGS:
+            return _(
+                "The settings of %(game)s changed since you signed up: read them again on its rules page before it "
+                "starts."
+            ) % {"game": name}
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,

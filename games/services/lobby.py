@@ -118,14 +118,19 @@ def leave_game(game_id: int, user) -> None:
         deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
         if not deleted:
             raise GameError(_("You are not in this game."), code="not_in_game")
-        if game.created_by_id != user.pk:
-            return
-        successor = game.seats.order_by("is_substitute", "joined_at", "pk").first()
-        if successor is None:
-            _close_lobby(game)
-        else:
-            game.created_by_id = successor.user_id
-            game.save(update_fields=["created_by"])
+        if game.created_by_id == user.pk:
+            hand_over(game)
+
+
+def hand_over(game: Game) -> None:
+    """The open game's creator is gone from it: it passes to the earliest sign-up left (a player before a
+    substitute), or closes with nobody left. Call while holding the game row's lock."""
+    successor = game.seats.order_by("is_substitute", "joined_at", "pk").first()
+    if successor is None:
+        _close_lobby(game)
+    else:
+        game.created_by_id = successor.user_id
+        game.save(update_fields=["created_by"])
 
 
 def start_game(game: Game, now: datetime) -> None:

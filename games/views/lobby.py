@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games import fragments
@@ -18,8 +19,9 @@ from games.models import Game, sql
 from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 from games.services.lobby import renew_link as renew
+from games.services.lobby_controls import check_controls, edit_settings, remove_player, start_early
 
-from .common import attempt, load, reach
+from .common import attempt, load, reach, refused
 
 # Each public list is one fragment (games/fragments.py) keyed by its rows, so that a game that changes gives its
 # list a new key.
@@ -144,3 +146,61 @@ def renew_link(request, game_id: int):
         raise PermissionDenied(str(error)) from None
     messages.success(request, _("The game has a new secret address: the old one no longer works."))
     return redirect(game)
+
+
+@login_required
+@require_POST
+def remove(request, game_id: int, seat_id: int):
+    """The creator (or a moderator) takes someone off the open game's sign-ups."""
+    game = reach(request, game_id)
+    try:
+        seat = remove_player(game.pk, request.user, seat_id)
+    except GameError as error:
+        return refused(request, error, game.get_absolute_url())
+    messages.success(request, _("%(name)s is no longer signed up for this game.") % {"name": seat.name})
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def start_now(request, game_id: int):
+    """The creator (or a moderator) starts the open game now, with the players signed up."""
+    game = reach(request, game_id)
+    try:
+        players = start_early(game.pk, request.user)
+    except GameError as error:
+        return refused(request, error, game.get_absolute_url())
+    started = ngettext(
+        "The game has started with %(count)s player.", "The game has started with %(count)s players.", players
+    )
+    messages.success(request, started % {"count": players})
+    return redirect(game)
+
+
+@login_required
+def edit_game(request, game_id: int):
+    """The open game's settings, changed by its creator (or a moderator) before it starts: the new-game form, filled."""
+    game = reach(request, game_id)
+    try:
+        check_controls(game, request.user)
+    except GameError as error:
+        if error.code == "not_creator":
+            raise PermissionDenied(str(error)) from None
+        return refused(request, error, game.get_absolute_url())
+    form = GameForm.of(game, request.POST or None, browser_zone=request.COOKIES.get("tz", ""))
+    if request.method == "POST" and form.is_valid():
+        options = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        try:
+            changed = edit_settings(game.pk, request.user, **options)
+        except GameError as error:
+            messages.error(request, str(error))
+            return render(request, "games/new.html", {"form": form, "game": game})
+        game = Game.objects.get(pk=game.pk)  # its address changes with its visibility
+        if not changed:
+            messages.info(request, _("Nothing changed: the game already had these settings."))
+        elif game.status == Game.Status.RUNNING:
+            messages.success(request, _("The settings are saved, and the game is full with them: it has started."))
+        else:
+            messages.success(request, _("The settings are saved; everyone signed up is told that they changed."))
+        return redirect(game)
+    return render(request, "games/new.html", {"form": form, "game": game})

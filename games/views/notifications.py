@@ -26,13 +26,15 @@ def notification_list(request):
 
 def _link(notice: Notification) -> str:
     """Where a notice leads: a game's end to its secret history (R27), a seat taken over to the thread's first
-    unread post, anything else of a game to its page."""
+    unread post, changed settings to the game's rules and settings, anything else of a game to its page."""
     if notice.game is None:
         return ""
     if notice.kind == Notification.Kind.GAME_OVER:
         return notice.game.address("secret_history")
     if notice.kind == Notification.Kind.SEATED:
         return notice.game.address("first_unread")
+    if notice.kind == Notification.Kind.SETTINGS:
+        return notice.game.address("rules")
     return notice.game.get_absolute_url()
 
 

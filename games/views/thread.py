@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from games import fragments, live
 from games.access import can_read, is_moderator, is_over, posting_refusal
+from games.engine.constants import MIN_PLAYERS
 from games.engine.settings import HouseRules
 from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
@@ -148,6 +149,7 @@ def _thread_context(
     else:
         read_before = live.read_mark(seen) if seen is not None else forum.read_mark(request.user, game, name)
     first_new = _first_new(page.object_list, read_before, request.user.pk)
+    signups = _signups(game) if game.status == game.Status.OPEN else []
     return {
         "game": game,
         "viewer": viewer,
@@ -162,7 +164,8 @@ def _thread_context(
         "panel": panel,
         "graveyard_readable": can_read(game, viewer, Post.Thread.GRAVEYARD),
         "secret_link": _secret_link(request, game, viewer),
-        "signups": _signups(game) if game.status == game.Status.OPEN else [],
+        "signups": signups,
+        "lobby_controls": _lobby_controls(game, viewer, signups),
         "join_refusal": _join_refusal(game, request.user, viewer),
         "preview": preview,
         "absences": _own_absences(viewer, seen),
@@ -188,6 +191,16 @@ def _join_refusal(game, user, viewer) -> str:
         return ""
     refused = exile_refusal(game, user)
     return str(refused) if refused else ""
+
+
+def _lobby_controls(game, viewer, signups: list[dict]) -> dict | None:
+    """The open game's controls for its creator or a moderator (remove a sign-up, start early, change the
+    settings), with whether there are enough players to start now (R1); None for anyone else."""
+    user = viewer.user
+    if game.status != game.Status.OPEN or user is None or not (game.created_by_id == user.pk or is_moderator(user)):
+        return None
+    players = sum(1 for signup in signups if not signup["seat"].is_substitute)
+    return {"players": players, "least": MIN_PLAYERS, "may_start": players >= MIN_PLAYERS}
 
 
 def _secret_link(request, game, viewer) -> str:
