@@ -80,6 +80,7 @@
   newPosts();
   reportForm();
   copyButtons();
+  durationUnits();
   tick();  // after the live page listens: a deadline already passed makes it ask at once
   setInterval(tick, 15000);
 
@@ -313,6 +314,20 @@
       var link = document.querySelector("a[data-report][href='" + form.getAttribute("action") + "']");
       if (link) link.closest("article").appendChild(form);
       else putAway();
+    });
+  }
+
+  // The game form's fast table: its durations are named in minutes as soon as it is ticked, in hours as soon as it
+  // is not (each duration field carries both names); the server names them so too, as sent.
+  function durationUnits() {
+    var box = document.getElementById("id_minute_durations");
+    if (!box) return;
+    box.addEventListener("change", function () {
+      document.querySelectorAll("input[data-minutes]").forEach(function (input) {
+        var label = document.querySelector("label[for='" + input.id + "']");
+        var name = input.getAttribute(box.checked ? "data-minutes" : "data-hours");
+        if (label) label.textContent = name.charAt(0).toUpperCase() + name.slice(1);
+      });
     });
   }
 

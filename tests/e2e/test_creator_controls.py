@@ -27,14 +27,17 @@ def test_r1_the_creator_makes_a_fast_table_then_starts_early(browser, live_serve
     controls.locator("a[href$='/settings/']").click()
     expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/settings/")
     expect(page.locator("#id_name")).to_have_value("Early table")
+    nominate = page.locator("label[for=id_nomination_hours]")
+    hours, minutes = (said(language, label) for label in ("hours to nominate", "minutes to nominate"))
+    expect(nominate).to_have_text(hours[0].upper() + hours[1:])
     page.locator("#id_minute_durations").check()
+    expect(nominate).to_have_text(minutes[0].upper() + minutes[1:])  # named in minutes as soon as it is ticked
     page.locator("#id_nomination_hours").fill("12")
     page.locator("main form button[type=submit]").click()
     expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing runs off a phone
     settings = page.locator("#settings")
-    label = said(language, "minutes to nominate")
-    expect(settings).to_contain_text(label[0].upper() + label[1:])
+    expect(settings).to_contain_text(minutes[0].upper() + minutes[1:])
     game.refresh_from_db()
     assert game.minute_durations and game.nomination_hours == 12 and game.status == Game.Status.OPEN
     told = Notification.objects.filter(game=game, kind=Notification.Kind.SETTINGS)
