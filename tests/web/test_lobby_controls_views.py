@@ -127,3 +127,15 @@ def test_a_zero_minute_duration_is_refused_in_minutes(client_for):
     page = client_for("ann").post("/games/new/", form_data(minute_durations="on", discard_hours=0))
     assert "A duration is at least one minute." in page.content.decode()
     assert not Game.objects.exists()
+
+
+def test_an_unlisted_games_controls_work_at_its_secret_address(client_for):
+    game = lobby(client_for, 5, visibility=Game.Visibility.UNLISTED)
+    ann = client_for("ann")
+    page = ann.get(game.get_absolute_url()).content.decode()
+    seat = game.seats.get(name="bob")
+    remove = f"/games/u/{game.link_key}/signups/{seat.pk}/remove/"
+    assert f'action="{remove}"' in page and f'href="/games/u/{game.link_key}/settings/"' in page
+    ann.post(remove)
+    assert not game.seats.filter(name="bob").exists()
+    assert ann.get(f"/games/u/{game.link_key}/settings/").status_code == 200
