@@ -45,9 +45,11 @@ PARTS = {
     "history": (*ROW, *TABLE),  # the governments
     "status": (*ROW, *TABLE),  # the status box and the board
 }
-# What the page shows of the viewer alone: their moves, absences, notes and read mark. In no kept part.
+# What the page shows of the viewer alone: their moves, absences, notes and read mark, and on a player's panel the
+# table's proposals and their ballots. In no kept part.
 VIEWER = ("live_own_actions", "live_own_absences", "live_own_absences_started", "live_own_absences_over",
-          "live_own_notes", "live_read_mark")  # fmt: skip
+          "live_own_notes", "live_read_mark", "live_proposals", "live_proposals_closed",
+          "live_proposal_ballots")  # fmt: skip
 DECLARED = tuple(dict.fromkeys(name for part in PARTS.values() for name in part)) + VIEWER
 
 

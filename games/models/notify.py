@@ -22,6 +22,7 @@ class Notification(models.Model):
         SEATED = "seated", _("Seat taken over")
         REMOVED = "removed", _("Removed from a game's sign-ups")
         SETTINGS = "settings", _("Game settings changed")
+        PROPOSAL = "proposal", _("Proposal of the table")
 
     class Email(models.TextChoices):
         NONE = "none", _("Not emailed")

@@ -18,6 +18,7 @@ from .forum import Claim, Post, ThreadRead
 from .game import PLAYED_FIELDS, SETTINGS_FIELDS, Absence, ActionRecord, Game, Seat
 from .notes import Note
 from .profile import Profile, Rename
+from .proposals import Proposal, ProposalBallot
 
 User = get_user_model()
 
@@ -28,7 +29,7 @@ GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "p
 AGGREGATES = ("live_posts", "live_posts_ids", "live_posts_hidden", "live_posts_signed", "live_posts_edited",
               "live_renamed", "live_claims", "live_seats", "live_seats_ids", "live_seats_active", "live_own_actions",
               "live_own_absences", "live_own_absences_started", "live_own_absences_over", "live_own_notes",
-              "live_read_mark")  # fmt: skip
+              "live_read_mark", "live_proposals", "live_proposals_closed", "live_proposal_ballots")  # fmt: skip
 
 
 def fingerprint(game_id: int, thread: str, viewer_id: int, now: datetime) -> tuple | None:
@@ -44,14 +45,14 @@ def fingerprint(game_id: int, thread: str, viewer_id: int, now: datetime) -> tup
 def _fingerprint_sql() -> str:
     """Each aggregate reads its table once and gives one row, even over no rows. The tables are named from the
     models; the columns are written as the models name them (none sets db_column)."""
-    models = (Game, Post, Claim, Seat, Rename, ActionRecord, Absence, Note, ThreadRead)
-    game, post, claim, seat, rename, action, absence, note, read = (
+    models = (Game, Post, Claim, Seat, Rename, ActionRecord, Absence, Note, ThreadRead, Proposal, ProposalBallot)
+    game, post, claim, seat, rename, action, absence, note, read, proposal, ballot = (
         connection.ops.quote_name(m._meta.db_table) for m in models
     )
     fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
     return f"""
         SELECT {fields}, p.n, p.ids, p.hidden, p.signed, p.edited, rn.last, c.n, s.n, s.ids, s.active, a.n, o.n,
-               o.started, o.ended, n.saved, r.mark
+               o.started, o.ended, n.saved, r.mark, pr.n, pr.closed, pb.n
         FROM {game} g
         CROSS JOIN (SELECT COUNT(*) AS n, SUM(id) AS ids, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
                            COUNT(author_id) AS signed, MAX(edited_at) AS edited
@@ -69,6 +70,9 @@ def _fingerprint_sql() -> str:
         CROSS JOIN (SELECT MAX(updated_at) AS saved FROM {note} WHERE game_id = %(game)s AND author_id = %(viewer)s) n
         CROSS JOIN (SELECT MAX(last_read_at) AS mark FROM {read}
                     WHERE game_id = %(game)s AND thread = %(thread)s AND user_id = %(viewer)s) r
+        CROSS JOIN (SELECT COUNT(*) AS n, COUNT(closed_at) AS closed FROM {proposal} WHERE game_id = %(game)s) pr
+        CROSS JOIN (SELECT COUNT(*) AS n FROM {ballot} ballot JOIN {proposal} voted ON voted.id = ballot.proposal_id
+                    WHERE voted.game_id = %(game)s) pb
         WHERE g.id = %(game)s
     """
 

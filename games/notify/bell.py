@@ -32,6 +32,7 @@ EMAIL_NOW = {
     Notification.Kind.GAME_OVER: "email_moves",  # the last news of the games whose moves the reader follows
     Notification.Kind.STARTED: "email_moves",  # and their first
     Notification.Kind.SEATED: "email_moves",  # the first news of a seat whose moves the reader is to make
+    Notification.Kind.PROPOSAL: "email_moves",  # a vote the reader is asked for, as a move is, and its outcome
     Notification.Kind.REMOVED: "email_moves",  # the last news of a game they had joined
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
@@ -249,6 +250,22 @@ def notify_settings_changed(game: Game, user_ids: list[int], changed: list[str],
     data = {"changed": changed}
     stamp = now.isoformat()
     _create([(u, game, Notification.Kind.SETTINGS, data, f"settings:{game.pk}:{stamp}:{u}") for u in user_ids], now=now)
+
+
+def notify_proposal(proposal, user_ids: list[int], now: datetime) -> None:
+    """A proposal of the table, made or closed (its outcome), to each of `user_ids`: once per proposal, outcome and
+    person."""
+    data = {
+        "proposal": proposal.pk,
+        "kind": proposal.kind,
+        "by": proposal.proposer.name,
+        "outcome": proposal.outcome,
+        **({"hours": proposal.hours} if proposal.hours else {}),
+        **({"until": proposal.until.isoformat()} if proposal.until else {}),
+        **({"reason": proposal.reason} if proposal.reason else {}),
+    }
+    kind, stage = Notification.Kind.PROPOSAL, proposal.outcome or "made"
+    _create([(u, proposal.game, kind, data, f"{kind}:{proposal.pk}:{stage}:{u}") for u in user_ids], now=now)
 
 
 def queue_reminders(*, now: datetime | None = None, failures: Failures | None = None) -> int:

@@ -35,6 +35,7 @@ CATEGORIES = {
     Notification.Kind.GAME_OVER: "moves",
     Notification.Kind.STARTED: "moves",
     Notification.Kind.SEATED: "moves",
+    Notification.Kind.PROPOSAL: "moves",
     Notification.Kind.REMOVED: "moves",
     Notification.Kind.SETTINGS: "moves",
 }

@@ -5,6 +5,7 @@ import logging
 from datetime import datetime
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.announcements import ROLE, describe_stored
 from games.models import Game, Notification
@@ -69,6 +70,47 @@ def _claim_offer(claim: dict) -> str:
     return " " + offer % {"round": claim["round"]}
 
 
+PROPOSED = {
+    "pause": lambda: _("%(name)s proposes to pause %(game)s (%(reason)s). Vote yes or no on your panel."),
+    "resume": lambda: _("%(name)s proposes to resume %(game)s. Vote yes or no on your panel."),
+}
+OUTCOMES = {
+    "passed": {
+        "pause": lambda: _("The table voted to pause %(game)s."),
+        "resume": lambda: _("The table voted to resume %(game)s."),
+        "extend": lambda: _("The table voted to extend the deadline of %(game)s."),
+    },
+    "failed": {
+        "pause": lambda: _("The proposal to pause %(game)s failed: no majority voted for it."),
+        "resume": lambda: _("The proposal to resume %(game)s failed: no majority voted for it."),
+        "extend": lambda: _("The proposal to extend the deadline of %(game)s failed: no majority voted for it."),
+    },
+    "lapsed": {
+        "pause": lambda: _("The proposal to pause %(game)s lapsed before a majority voted for it."),
+        "resume": lambda: _("The proposal to resume %(game)s lapsed before a majority voted for it."),
+        "extend": lambda: _("The proposal to extend the deadline of %(game)s lapsed before a majority voted for it."),
+    },
+}
+
+
+def _proposal(name: str, data: dict) -> str:
+    """A proposal of the table: made (its terms, and that the reader may vote), or its outcome."""
+    if data["outcome"]:
+        return OUTCOMES[data["outcome"]][data["kind"]]() % {"game": name}
+    fields = {"name": data["by"], "game": name, "reason": data.get("reason", "")}
+    if data["kind"] == "extend":
+        text = ngettext(
+            "%(name)s proposes to extend the deadline of %(game)s by %(hours)s hour. Vote yes or no on your panel.",
+            "%(name)s proposes to extend the deadline of %(game)s by %(hours)s hours. Vote yes or no on your panel.",
+            data["hours"],
+        )
+        return text % {**fields, "hours": data["hours"]}
+    text = PROPOSED[data["kind"]]() % fields
+    if "until" in data:
+        text += " " + _("The pause would end on %(until)s.") % {"until": when(datetime.fromisoformat(data["until"]))}
+    return text
+
+
 def describe_notification(notice: Notification, game: Game | None) -> str:
     name = game.name if game else ""
     data = notice.data
@@ -122,6 +164,8 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
                 "The settings of %(game)s changed since you signed up: read them again on its rules page before it "
                 "starts."
             ) % {"game": name}
+        case Notification.Kind.PROPOSAL:
+            return _proposal(name, data)
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,

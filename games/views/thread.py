@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from games import fragments, live
 from games.access import can_read, is_moderator, is_over, posting_refusal
-from games.engine.constants import MIN_PLAYERS
+from games.engine.constants import MIN_PLAYERS, SeatStatus
 from games.engine.settings import HouseRules
 from games.forms import EditPostForm, NotesForm, PostForm
 from games.markup import quote
@@ -44,6 +44,7 @@ from games.services import GameError, forum, participation_records
 from games.services.forum import edit_post, mark_read, post_message
 from games.services.lobby import exile_refusal
 from games.services.notes import check_notes, notes_of, save_notes
+from games.services.proposals import open_proposal
 from games.services.transfer import export_script
 
 from . import reading
@@ -169,6 +170,7 @@ def _thread_context(
         "join_refusal": _join_refusal(game, request.user, viewer),
         "preview": preview,
         "absences": _own_absences(viewer, seen),
+        "proposal": _table_proposal(game, state, viewer, seen) if panel and panel["running"] else None,
         "now": timezone.now(),
         # Only the author's own notes, only on their own page (never a moderator's page, an email or the API of others).
         "notes": _own_notes(game, viewer, notes, seen),
@@ -276,6 +278,22 @@ def _reply_fields(form: PostForm) -> SafeString | str:
     values = tuple(form[name].value() for name in ("thread", "quote_of", "body"))
     fields = lambda: render_to_string("games/_reply_fields.html", {"form": form})  # noqa: E731
     return fragments.render("reply", values, fields, here=True)
+
+
+def _table_proposal(game: Game, state, viewer, seen: live.Fingerprint | None) -> dict:
+    """The table's open proposal as a player's panel shows it (its tally, their own ballot, the majority it needs),
+    and whether the player may make or vote on one; not asked for when the page's fingerprint counted none open."""
+    proposal = None
+    if seen is None or seen.live_proposals != seen.live_proposals_closed:
+        proposal = open_proposal(game)
+    living = [seat.name for seat in state.seats if seat.status == SeatStatus.ALIVE]
+    view = {"open": proposal, "alive": viewer.seat.name in living, "paused": game.paused_at is not None}
+    if proposal is not None:
+        ballots = dict(proposal.ballots.filter(seat__name__in=living).values_list("seat__name", "yes"))
+        yes = sum(ballots.values())
+        view |= {"yes": yes, "no": len(ballots) - yes, "needed": len(living) // 2 + 1}
+        view["mine"] = ballots.get(viewer.seat.name)
+    return view
 
 
 def _own_absences(viewer, seen: live.Fingerprint | None) -> list:
