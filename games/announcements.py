@@ -128,6 +128,8 @@ def _legislative_session_started(e: ev.LegislativeSessionStarted, rules: HouseRu
 
 
 def _moderator_action(e: ev.ModeratorAction) -> str:
+    if e.by_table:
+        return _table_decision(e)
     if e.action == "extend":
         hours = e.hours
         text = ngettext(
@@ -137,6 +139,20 @@ def _moderator_action(e: ev.ModeratorAction) -> str:
         )
         return text % {"hours": hours}
     return MODERATOR_ACTIONS[e.action]()
+
+
+def _table_decision(e: ev.ModeratorAction) -> str:
+    """A pause, resume or extension the players proposed and passed by a vote of the table."""
+    if e.action == "extend":
+        text = ngettext(
+            "The players voted to extend the deadline by %(hours)s hour.",
+            "The players voted to extend the deadline by %(hours)s hours.",
+            e.hours,
+        )
+        return text % {"hours": e.hours}
+    if e.action == "pause":
+        return _("The players voted to pause the game: deadlines are frozen and moves closed.")
+    return _("The players voted to resume the game; the deadlines move on by the time it was paused.")
 
 
 def _game_over(e: ev.GameOver) -> str:

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .engine.notation import KIND_VALUES, MOVE_FIELDS, PLAYER_FIELDS, PLAYER_MOVES
 from .engine.settings import RULES, Rule
-from .models import ApiToken, Game, Note, Post, Profile
+from .models import ApiToken, Game, Note, Post, Profile, Proposal
 from .models.notes import NOTES_TOO_LONG
 from .zones import zone_choices
 
@@ -220,6 +220,23 @@ def aware(moment):
 class AbsenceForm(forms.Form):
     starts_at = forms.DateTimeField(label=_("Away from"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     ends_at = forms.DateTimeField(label=_("Back on"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+
+class ProposalForm(forms.Form):
+    """A proposal of the table (services.proposals): what, and its terms; the service checks them against the
+    game."""
+
+    kind = forms.ChoiceField(label=_("Proposal"), choices=Proposal.Kind.choices)
+    hours = forms.IntegerField(label=_("Hours"), required=False, min_value=1, max_value=Proposal.MAX_HOURS)
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=Proposal.MAX_REASON)
+    until = forms.DateTimeField(
+        label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+
+class ProposalBallotForm(forms.Form):
+    proposal = forms.IntegerField(min_value=1)
+    vote = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")])
 
 
 class WithdrawAbsenceForm(forms.Form):

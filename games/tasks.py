@@ -11,12 +11,17 @@ from .notify.email import send_due_emails
 from .notify.failures import Failures
 from .notify.webhooks import deliver_due
 from .services import close_stale_lobbies, sweep_due_deadlines
+from .services.proposals import close_due_proposals
 
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Every deadline that has passed: its outcome applied (T4). A game that fails is set aside alone."""
-    return _recorded(SweepRun.Task.DEADLINES, sweep_due_deadlines)
+    """Every deadline that has passed: its outcome applied (T4). A game that fails is set aside alone. Then the
+    table's proposals whose step ended or time ran out are closed, and the table's pauses that reached their end
+    resume."""
+    handled = _recorded(SweepRun.Task.DEADLINES, sweep_due_deadlines)
+    close_due_proposals()
+    return handled
 
 
 @shared_task(name="games.close_lobbies", ignore_result=True)

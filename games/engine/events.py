@@ -343,11 +343,13 @@ EngineEvent = Union[ENGINE_EVENTS]  # noqa: UP007 -- built from the tuple: one l
 @_kind
 class ModeratorAction(msgspec.Struct, tag_field="type", tag="moderator_action", omit_defaults=True, gc=False):
     """A moderator's intervention, written by the services, not the engine: action pause, resume, extend (with
-    hours), end_now, thread_locked or thread_unlocked. It has no round."""
+    hours), end_now, thread_locked or thread_unlocked. It has no round. `by_table`: the players voted it (a pause,
+    resume or extension the table proposed and passed), no moderator."""
 
     type: ClassVar[str]
     action: str
     hours: int | None = None  # extend only
+    by_table: bool = False
 
 
 LOG_ENTRIES: tuple[type, ...] = (*ENGINE_EVENTS, ModeratorAction)

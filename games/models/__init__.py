@@ -6,6 +6,7 @@ from .names import NameSkeleton
 from .notes import Note
 from .notify import InboundEmail, Notification, SentEmail, SigningKey
 from .profile import Profile, Rename
+from .proposals import Proposal, ProposalBallot
 from .webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "Post",
     "PostRevision",
     "Profile",
+    "Proposal",
+    "ProposalBallot",
     "Rename",
     "Seat",
     "SecretWitness",

@@ -38,25 +38,35 @@ DEADLINE_HORIZON_DAYS = 90
 def pause(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
     """T5: every deadline freezes and moves are closed; posting stays open."""
     with _changing(game_id, step, now) as change:
-        if change.game.paused_at is not None:
-            return False
-        change.game.paused_at = change.now
-        record_announcement(change, ModeratorAction(action="pause"))
-        return True
+        return pause_game(change, ModeratorAction(action="pause"))
+
+
+def pause_game(change: Change, entry: ModeratorAction) -> bool:
+    """`pause` inside a change already under way (the table's vote), announced as `entry` says."""
+    if change.game.paused_at is not None:
+        return False
+    change.game.paused_at = change.now
+    record_announcement(change, entry)
+    return True
 
 
 def resume(game_id: int, moderator, *, step: int | None = None, now: datetime | None = None) -> bool:
     """T5: every deadline of the round moves on by the time the game was paused; with a deadline hour, the
     deadline is the first one that gives back at least all of that time."""
     with _changing(game_id, step, now) as change:
-        game = change.game
-        if game.paused_at is None:
-            return False
-        paused_for = change.now - game.paused_at
-        game.paused_at = None
-        _postpone(game, change.state, paused_for)
-        record_announcement(change, ModeratorAction(action="resume"))
-        return True
+        return resume_game(change, ModeratorAction(action="resume"))
+
+
+def resume_game(change: Change, entry: ModeratorAction) -> bool:
+    """`resume` inside a change already under way (the table's vote), announced as `entry` says."""
+    game = change.game
+    if game.paused_at is None:
+        return False
+    paused_for = change.now - game.paused_at
+    game.paused_at = None
+    _postpone(game, change.state, paused_for)
+    record_announcement(change, entry)
+    return True
 
 
 def extend(
@@ -83,15 +93,21 @@ def extend(
                 _("The deadline has changed since this page was loaded: nothing was done. Look again before acting."),
                 code="stale_deadline",
             )
-        record_announcement(change, ModeratorAction(action="extend", hours=hours))
-        if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
-            shift_anchors(game, timedelta(hours=hours))
-            check_deadline(_deadline_on_resume(game, change.state, change.now), change.now)
-            return None
-        _postpone(game, change.state, timedelta(hours=hours))
-        deadline = compute_deadline(game, change.state)
-        check_deadline(deadline, change.now)
-        return deadline
+        return extend_deadline(change, ModeratorAction(action="extend", hours=hours))
+
+
+def extend_deadline(change: Change, entry: ModeratorAction) -> datetime | None:
+    """`extend` by `entry.hours` inside a change already under way (the table's vote), announced as `entry` says."""
+    game, hours = change.game, entry.hours
+    record_announcement(change, entry)
+    if game.paused_at is not None:  # the anchors move; the deadline comes back on resume
+        shift_anchors(game, timedelta(hours=hours))
+        check_deadline(_deadline_on_resume(game, change.state, change.now), change.now)
+        return None
+    _postpone(game, change.state, timedelta(hours=hours))
+    deadline = compute_deadline(game, change.state)
+    check_deadline(deadline, change.now)
+    return deadline
 
 
 def check_deadline(deadline: datetime | None, now: datetime) -> None:

@@ -10,12 +10,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from games.forms import AbsenceForm, ClaimForm, MoveForm, WithdrawAbsenceForm, aware
+from games.forms import (
+    AbsenceForm,
+    ClaimForm,
+    MoveForm,
+    ProposalBallotForm,
+    ProposalForm,
+    WithdrawAbsenceForm,
+    aware,
+)
 from games.models import Absence
 from games.presenters import claim_question
 from games.services import GameError, absences, declare_absence, make_move, request_resignation
 from games.services.forum import check_claim, file_claim
 from games.services.moves import check_move
+from games.services.proposals import propose, vote_on_proposal
 from games.wording import confirm_question, done_message
 
 from .common import attempt, came_by_key, first_error, reach, refused, submit
@@ -139,3 +148,29 @@ def resign(request, game_id: int):
     game = reach(request, game_id)
     done = _("A moderator will hand your seat to someone else. Thank you for telling us.")
     return attempt(request, lambda: request_resignation(game.pk, request.user), _back(request, game.pk, "#panel"), done)
+
+
+@login_required
+@require_POST
+def proposal(request, game_id: int):
+    """A living player proposes to pause, resume or extend; the table votes on it from their panels."""
+    game = reach(request, game_id)
+
+    def make(data: dict) -> None:
+        until = aware(data["until"]) if data["until"] else None
+        propose(game.pk, request.user, data["kind"], hours=data["hours"], reason=data["reason"], until=until)
+
+    done = _("Your proposal is open: the table votes on it from their panels.")
+    return submit(request, ProposalForm(request.POST), make, _back(request, game.pk, "#proposal"), done)
+
+
+@login_required
+@require_POST
+def proposal_ballot(request, game_id: int):
+    game = reach(request, game_id)
+
+    def cast(data: dict) -> bool:
+        return vote_on_proposal(game.pk, request.user, data["proposal"], data["vote"] == "yes")
+
+    done = _("Your vote is counted.")
+    return submit(request, ProposalBallotForm(request.POST), cast, _back(request, game.pk, "#proposal"), done)

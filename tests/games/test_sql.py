@@ -6,11 +6,26 @@ from datetime import timedelta
 import pytest
 from django.db.models import BigIntegerField, Case, Count, Max, Q, Sum, When
 
-from games.models import Absence, ActionRecord, ApiToken, Claim, Game, Note, Post, Rename, Seat, ThreadRead, sql
+from games.models import (
+    Absence,
+    ActionRecord,
+    ApiToken,
+    Claim,
+    Game,
+    Note,
+    Post,
+    Proposal,
+    ProposalBallot,
+    Rename,
+    Seat,
+    ThreadRead,
+    sql,
+)
 from games.models.game import PLAYED_FIELDS
 from games.presenters import POST_FIELDS
 from games.services import create_game, make_move
 from games.services.forum import post_message
+from games.services.proposals import propose
 from tests.factories import START, make_user, running_game
 
 from .helpers import reload, user
@@ -38,12 +53,14 @@ def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | No
     )  # fmt: skip
     notes = Note.objects.filter(game_id=game_id, author_id=viewer).aggregate(saved=Max("updated_at"))
     read = ThreadRead.objects.filter(game_id=game_id, thread=thread, user_id=viewer).aggregate(mark=Max("last_read_at"))
+    proposals = Proposal.objects.filter(game_id=game_id).aggregate(n=Count("pk"), closed=Count("closed_at"))
     return (
         *game, posts["n"], posts["ids"], posts["hidden"], posts["signed"], posts["edited"],
         Rename.objects.aggregate(last=Max("pk"))["last"],
         Claim.objects.filter(game_id=game_id).count(), seats["n"], seats["ids"], seats["active"],
         ActionRecord.objects.filter(game_id=game_id, actor_id=viewer).count(), own["n"], own["started"], own["ended"],
-        notes["saved"], read["mark"],
+        notes["saved"], read["mark"], proposals["n"], proposals["closed"],
+        ProposalBallot.objects.filter(proposal__game_id=game_id).count(),
     )  # fmt: skip
 
 
@@ -81,6 +98,7 @@ def test_the_fingerprint_of_a_played_and_discussed_game_is_the_orms():
     Absence.objects.create(seat=seat, starts_at=now - timedelta(days=3), ends_at=now - timedelta(days=1))
     Note.objects.create(game=game, author=ann, body="bob lies", updated_at=now)
     ThreadRead.objects.create(game=game, user=ann, thread=Post.Thread.MAIN, last_read_at=now)
+    propose(game.pk, ann, "extend", hours=6, now=now)
     ann.username = "anne"
     ann.save()
     Claim.objects.create(
