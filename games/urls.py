@@ -36,6 +36,7 @@ urlpatterns = [
     path("games/<id:game_id>/proposal/", panel.proposal, name="proposal"),
     path("games/<id:game_id>/proposal/vote/", panel.proposal_ballot, name="proposal_ballot"),
     path("games/<id:game_id>/link/", lobby.renew_link, name="renew_link"),
+    path("games/<id:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("absences/<id:absence_id>/withdraw/", panel.withdraw_absence, name="withdraw_absence"),
     path("profile/absences/", profile.absences, name="absences"),
     path("users/<str:username>/", profile.user_profile, name="user_profile"),

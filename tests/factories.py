@@ -93,6 +93,16 @@ EXECUTED = [
     *governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")),
     {"type": "execute", "by": "dan", "target": "eve"},
 ]
+# The same four governments, then dan executes cat, Hitler: the liberals win.
+HITLER_EXECUTED = [*EXECUTED[:-1], {"type": "execute", "by": "dan", "target": "cat"}]
+
+
+def finished_game(**settings) -> Game:
+    """A five-player game the liberals won, its players ann, bob, ... with verified emails (they may make a game)."""
+    for name in NAMES[:5]:
+        make_user(name)
+    game = running_game(actions=HITLER_EXECUTED, **settings)
+    return Game.objects.get(pk=game.pk)
 
 
 # Two games with the same public moves and other roles and hands: nothing anyone is sent or shown may differ.

@@ -58,6 +58,9 @@ class GameOut(Schema):
     paused: bool
     settings: GameSettings
     public: dict[str, Any] | None = Field(description="the public view of the table; null before the game starts")
+    rematch: int | None = Field(
+        description="the id of the game made to play this one again with the same players; null until one is asked for"
+    )
 
 
 class PrivateView(Schema):
@@ -102,6 +105,7 @@ def _game(found: Game) -> dict:
         "paused": found.paused_at is not None,
         "settings": _settings(found),
         "public": public_view(state) if state else None,
+        "rematch": found.rematch_id,
     }
 
 

@@ -63,6 +63,11 @@ class Game(models.Model):
     # An unlisted game's secret address (games/u/<link_key>/), the only one at which a stranger reads it; blank for a
     # public game. Its creator or a moderator renews it (services.lobby.renew_link).
     link_key = models.CharField(max_length=64, blank=True, editable=False)
+    # The game made to play this one again with the same players, once one of them asked (services/rematch.py): one
+    # a game, so that two clicks at once make one lobby. Kept here, on the row the finished game's page reads.
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
 
     # Its settings, chosen when it is made (SETTINGS_FIELDS).
     player_count = models.PositiveSmallIntegerField(
@@ -205,7 +210,7 @@ class Game(models.Model):
 
 
 # The game's fields in their groups, each readable apart; every field is in one (tests/games/test_game_fields.py).
-IDENTITY_FIELDS = ("name", "created_by", "status", "visibility", "link_key")
+IDENTITY_FIELDS = ("name", "created_by", "status", "visibility", "link_key", "rematch")
 SETTINGS_FIELDS = ("player_count", "house_rules", "nomination_hours", "election_hours", "discard_hours",
                    "legislative_hours", "veto_reply_hours", "veto_enact_hours", "power_hours", "execution_vote_hours",
                    "minute_durations", "deadline_hour", "time_zone", "absence_notice_hours", "absence_max_days",

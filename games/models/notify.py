@@ -23,6 +23,7 @@ class Notification(models.Model):
         REMOVED = "removed", _("Removed from a game's sign-ups")
         SETTINGS = "settings", _("Game settings changed")
         PROPOSAL = "proposal", _("Proposal of the table")
+        REMATCH = "rematch", _("Invitation to a rematch")
 
     class Email(models.TextChoices):
         NONE = "none", _("Not emailed")

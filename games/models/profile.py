@@ -29,7 +29,10 @@ class Profile(models.Model):
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
     # Email preferences: what is sent at once, and what waits for the daily digest.
     email_moves = models.BooleanField(
-        _("email me when my games start, when I take over a seat, when it is my move and when my games end"),
+        _(
+            "email me when my games start, when I take over a seat, when it is my move, when my games end and when "
+            "I am invited to a rematch"
+        ),
         default=True,
     )
     reminders = models.CharField(_("deadline reminders"), max_length=4, choices=Reminders.choices, default="both")

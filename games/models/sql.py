@@ -23,9 +23,9 @@ from .proposals import Proposal, ProposalBallot
 User = get_user_model()
 
 # What the fingerprint reads of the game's row: what it is and who may read it at its number (its visibility and
-# link key, which its links carry too), the running game, and its settings.
+# link key, which its links carry too), its rematch once one is made, the running game, and its settings.
 GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at", "thread_locked", "name",
-               "visibility", "link_key", *SETTINGS_FIELDS)  # fmt: skip
+               "visibility", "link_key", "rematch", *SETTINGS_FIELDS)  # fmt: skip
 AGGREGATES = ("live_posts", "live_posts_ids", "live_posts_hidden", "live_posts_signed", "live_posts_edited",
               "live_renamed", "live_claims", "live_seats", "live_seats_ids", "live_seats_active", "live_own_actions",
               "live_own_absences", "live_own_absences_started", "live_own_absences_over", "live_own_notes",

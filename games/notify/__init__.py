@@ -3,8 +3,8 @@
 The state-change services (games.services) call the functions below, in their transaction, and know no channel:
 - `notify_changes(changes)`: games changed; the bell makes the notices they owe (bell.py), then each channel hears
   of the changes and those notices;
-- `notify_mentions`, `notify_absence`, `notify_removed`, `notify_settings_changed`: notices made outside a change;
-  `notify_post`: a new post in a thread.
+- `notify_mentions`, `notify_absence`, `notify_removed`, `notify_settings_changed`, `notify_rematch`: notices made
+  outside a change; `notify_post`: a new post in a thread.
 
 Out: `bell.py` (the in-site notices, which the other channels read; `messages.py` says them), `email.py` (the
 email outbox; `email_compose.py` writes each email, `unsubscribe.py` its links), `webhooks.py` (the webhooks'
@@ -20,7 +20,14 @@ Adding a channel (a chat service, web push):
 3. its dotted path in `channels.CHANNELS`, and one test file, tests/notify/test_<channel>.py.
 """
 
-from .bell import notify_absence, notify_changes, notify_mentions, notify_removed, notify_settings_changed
+from .bell import (
+    notify_absence,
+    notify_changes,
+    notify_mentions,
+    notify_rematch,
+    notify_removed,
+    notify_settings_changed,
+)
 from .channels import Channel, notify_post
 
 __all__ = [
@@ -29,6 +36,7 @@ __all__ = [
     "notify_changes",
     "notify_mentions",
     "notify_post",
+    "notify_rematch",
     "notify_removed",
     "notify_settings_changed",
 ]

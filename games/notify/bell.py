@@ -34,6 +34,7 @@ EMAIL_NOW = {
     Notification.Kind.SEATED: "email_moves",  # the first news of a seat whose moves the reader is to make
     Notification.Kind.PROPOSAL: "email_moves",  # a vote the reader is asked for, as a move is, and its outcome
     Notification.Kind.REMOVED: "email_moves",  # the last news of a game they had joined
+    Notification.Kind.REMATCH: "email_moves",  # an invitation to a game they may play next
 }
 EMAIL_DIGEST = {Notification.Kind.EVENT: "digest_events", Notification.Kind.MENTION: "digest_mentions"}
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in each reader's time zone
@@ -266,6 +267,15 @@ def notify_proposal(proposal, user_ids: list[int], now: datetime) -> None:
     }
     kind, stage = Notification.Kind.PROPOSAL, proposal.outcome or "made"
     _create([(u, proposal.game, kind, data, f"{kind}:{proposal.pk}:{stage}:{u}") for u in user_ids], now=now)
+
+
+def notify_rematch(rematch: Game, finished: Game, inviter, user_ids: list[int], now: datetime) -> None:
+    """An invitation to the rematch's lobby, to each of `user_ids` once (the inviter is in it already): they join it
+    or not, as they choose."""
+    data = {"by": inviter.get_username(), "finished": finished.name}
+    kind = Notification.Kind.REMATCH
+    pending = [(u, rematch, kind, data, f"{kind}:{rematch.pk}:{u}") for u in set(user_ids) if u != inviter.pk]
+    _create(sorted(pending, key=lambda notice: notice[0]), now=now)
 
 
 def queue_reminders(*, now: datetime | None = None, failures: Failures | None = None) -> int:

@@ -38,6 +38,7 @@ CATEGORIES = {
     Notification.Kind.PROPOSAL: "moves",
     Notification.Kind.REMOVED: "moves",
     Notification.Kind.SETTINGS: "moves",
+    Notification.Kind.REMATCH: "moves",
 }
 ANSWERABLE = (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER)
 # A game's start, or a seat taken over, goes in the email of the step under way, first: its reader hears of it and of
@@ -182,6 +183,8 @@ def _link(notice: Notification, game: Game | None) -> str:
         return game.address("rules")
     if notice.kind == Notification.Kind.SEATED:
         return game.address("first_unread")  # a newcomer reads the thread up from its first post
+    if notice.kind == Notification.Kind.REMATCH:
+        return game.get_absolute_url()  # the lobby, where joining is the reader's own click
     return f"{game.get_absolute_url()}#panel"
 
 

@@ -166,6 +166,12 @@ def describe_notification(notice: Notification, game: Game | None) -> str:
             ) % {"game": name}
         case Notification.Kind.PROPOSAL:
             return _proposal(name, data)
+        case Notification.Kind.REMATCH:
+            return _("%(name)s invites you to play %(finished)s again: %(game)s is open for sign-ups.") % {
+                "name": data["by"],
+                "finished": data["finished"],
+                "game": name,
+            }
         case Notification.Kind.GAME_OVER:
             return _("%(game)s is over. %(result)s The roles: %(roles)s.") % {
                 "game": name,

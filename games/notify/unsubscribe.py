@@ -10,7 +10,7 @@ from games.models import Profile
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 # category -> (the profile field that turns it off, its value when off, its name in emails)
 PREFERENCES = {
-    "moves": ("email_moves", False, lambda: _("game-start, seat, your-move and game-end emails")),
+    "moves": ("email_moves", False, lambda: _("game-start, seat, your-move, game-end and rematch emails")),
     "reminders": ("reminders", "none", lambda: _("deadline reminders")),
     "warnings": ("email_warnings", False, lambda: _("missed-round warnings")),
     "absences": ("email_absences", False, lambda: _("absence confirmations")),

@@ -4,6 +4,7 @@ from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.shortcuts import redirect, render
@@ -11,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import fragments
 from games.forms import GameForm
@@ -20,6 +21,7 @@ from games.presenters import game_rules, game_settings
 from games.services import GameError, create_game, join_game, leave_game
 from games.services.lobby import renew_link as renew
 from games.services.lobby_controls import check_controls, edit_settings, remove_player, start_early
+from games.services.rematch import rematch as ask_rematch
 
 from .common import attempt, load, reach, refused
 
@@ -146,6 +148,27 @@ def renew_link(request, game_id: int):
         raise PermissionDenied(str(error)) from None
     messages.success(request, _("The game has a new secret address: the old one no longer works."))
     return redirect(game)
+
+
+@require_http_methods(["GET", "POST"])
+def rematch(request, game_id: int):
+    """A finished game's rematch: shown to whoever reads the game once it exists (GET), asked for by one of its
+    players or its creator (POST, made once: whoever asks after the first is led to it)."""
+    game = reach(request, game_id)
+    if request.method == "GET":
+        return redirect(game.rematch if game.rematch_id else game)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        made, new = ask_rematch(game.pk, request.user)
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect("account_email" if error.code == UNVERIFIED else game.get_absolute_url())
+    if new:
+        messages.success(request, _("Here is the rematch, with the same settings: the other players are invited."))
+    else:
+        messages.info(request, _("This game's rematch was already made: here it is."))
+    return redirect(made)
 
 
 @login_required

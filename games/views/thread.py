@@ -45,6 +45,7 @@ from games.services.forum import edit_post, mark_read, post_message
 from games.services.lobby import exile_refusal
 from games.services.notes import check_notes, notes_of, save_notes
 from games.services.proposals import open_proposal
+from games.services.rematch import may_ask_rematch
 from games.services.transfer import export_script
 
 from . import reading
@@ -168,6 +169,7 @@ def _thread_context(
         "signups": signups,
         "lobby_controls": _lobby_controls(game, viewer, signups),
         "join_refusal": _join_refusal(game, request.user, viewer),
+        "may_rematch": game.rematch_id is None and may_ask_rematch(game, viewer.user),
         "preview": preview,
         "absences": _own_absences(viewer, seen),
         "proposal": _table_proposal(game, state, viewer, seen) if panel and panel["running"] else None,
