@@ -12,7 +12,7 @@ class GamesConfig(AppConfig):
         from django.contrib.auth import get_user_model
 
         from .models import Profile
-        from .models.names import keep_name_skeleton
+        from .models.names import keep_display_skeleton, keep_name_skeleton
         from .models.profile import record_rename
 
         def make_profile(sender, request, user, **kwargs) -> None:
@@ -23,6 +23,7 @@ class GamesConfig(AppConfig):
         for named in (get_user_model(), Profile):
             pre_save.connect(record_rename, sender=named, dispatch_uid=f"games.rename.{named._meta.label}")
         post_save.connect(keep_name_skeleton, sender=get_user_model(), dispatch_uid="games.name_skeleton")
+        post_save.connect(keep_display_skeleton, sender=Profile, dispatch_uid="games.display_name_skeleton")
         post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="games.record_signing_key")
 
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from .engine.notation import KIND_VALUES, MOVE_FIELDS, PLAYER_FIELDS, PLAYER_MOVES
 from .engine.settings import RULES, Rule
 from .models import ApiToken, Game, Note, Post, Profile, Proposal
+from .models.names import check_name_distinct
 from .models.notes import NOTES_TOO_LONG
 from .zones import zone_choices
 
@@ -250,6 +251,13 @@ class WithdrawAbsenceForm(forms.Form):
 
 class ProfileForm(ZoneChoices, forms.ModelForm):
     time_zone = forms.ChoiceField(label=_("time zone"))
+
+    def clean_display_name(self) -> str:
+        """A display name is shown in place of the username: it may not read like another account's names."""
+        name = self.cleaned_data["display_name"]
+        if name:
+            check_name_distinct(name, user=self.instance.user)
+        return name
 
     class Meta:
         model = Profile

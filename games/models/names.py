@@ -1,5 +1,6 @@
-"""Each account's username as it reads on screen (games.names), kept beside the account: a new name is checked
-against every other by one indexed look-up, however many accounts there are."""
+"""Each account's names as they read on screen (games.names), its username and its display name (shown in place of
+the username wherever it is set), kept beside the account: a new name is checked against every other account's
+two by indexed look-ups, however many accounts there are."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,10 +15,16 @@ class NameSkeleton(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_skeleton"
     )
     key = models.CharField(max_length=64, help_text="the SHA-256 of the username's skeleton (games.names)")
+    display_key = models.CharField(
+        max_length=64, blank=True, help_text="the SHA-256 of the display name's skeleton; blank without one"
+    )
 
     class Meta:
         # Not unique: two accounts made before names were compared may read alike, and keep their names.
-        indexes = [models.Index(fields=["key"], name="name_skeleton_key")]
+        indexes = [
+            models.Index(fields=["key"], name="name_skeleton_key"),
+            models.Index(fields=["display_key"], name="name_skeleton_display_key"),
+        ]
 
     def __str__(self) -> str:
         return self.key
@@ -32,17 +39,33 @@ def keep_name_skeleton(sender, instance, raw: bool = False, update_fields=None, 
     NameSkeleton.objects.update_or_create(user_id=instance.pk, defaults={"key": skeleton_key(instance.get_username())})
 
 
-def name_too_close(username: str, *, user=None) -> str | None:
-    """The username of another account than `user` whose name reads like `username`, if there is one."""
-    others = NameSkeleton.objects.filter(key=skeleton_key(username))
+def keep_display_skeleton(sender, instance, raw: bool = False, update_fields=None, **kwargs) -> None:
+    """post_save of Profile: the display name's skeleton follows it, as the username's does."""
+    if raw or (update_fields is not None and "display_name" not in update_fields):
+        return
+    display_key = skeleton_key(instance.display_name) if instance.display_name else ""
+    user = instance.user
+    NameSkeleton.objects.update_or_create(
+        user_id=user.pk,
+        defaults={"display_key": display_key},
+        create_defaults={"key": skeleton_key(user.get_username()), "display_key": display_key},
+    )
+
+
+def name_too_close(name: str, *, user=None) -> str | None:
+    """The name (as pages show it: the display name, else the username) of another account than `user` whose
+    username or display name reads like `name`, if there is one."""
+    key = skeleton_key(name)
+    others = NameSkeleton.objects.filter(models.Q(key=key) | models.Q(display_key=key))
     if user is not None and user.pk is not None:
         others = others.exclude(user_id=user.pk)
-    return others.order_by("user_id").values_list("user__username", flat=True).first()
+    found = others.order_by("user_id").values_list("user__username", "user__profile__display_name").first()
+    return None if found is None else (found[1] or found[0])
 
 
-def check_name_distinct(username: str, *, user=None) -> None:
-    """Refuse a username a reader could take for another account's (the only name it shows is that one)."""
-    taken = name_too_close(username, user=user)
+def check_name_distinct(name: str, *, user=None) -> None:
+    """Refuse a username or a display name a reader could take for another account's."""
+    taken = name_too_close(name, user=user)
     if taken is not None:
         raise ValidationError(
             _("This name is too close to an existing one: %(name)s."), code="name_too_close", params={"name": taken}

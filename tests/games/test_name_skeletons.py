@@ -120,3 +120,23 @@ def test_the_admin_refuses_a_new_or_changed_username_too_close_to_another(client
     assert get_user_model().objects.get(pk=bob.pk).username == "bob"
     sent["username"] = "Bob"  # its own name, in capitals: nobody else's
     assert client.post(f"/admin/auth/user/{bob.pk}/change/", sent).status_code == 302
+
+
+def test_a_display_name_reading_like_another_accounts_name_is_refused_on_the_profile_page(client_for):
+    make_user("lucia")
+    impostor = client_for("mallory")
+    fields = {"time_zone": "UTC", "language": "en", "reminders": "both"}
+    page = impostor.post("/profile/", {"display_name": "Lucía", **fields}).content.decode()
+    assert "This name is too close to an existing one: lucia." in page
+    assert get_user_model().objects.get(username="mallory").profile.display_name == ""
+    impostor.post("/profile/", {"display_name": "Mallory the Bold", **fields})
+    assert get_user_model().objects.get(username="mallory").profile.display_name == "Mallory the Bold"
+    assert impostor.post("/profile/", {"display_name": "MALLORY", **fields}).status_code == 302  # their own name
+
+
+def test_a_new_username_reading_like_another_accounts_display_name_is_refused(client_for):
+    fields = {"time_zone": "UTC", "language": "en", "reminders": "both"}
+    client_for("ann").post("/profile/", {"display_name": "Paypal", **fields})
+    assert name_too_close("p\N{CYRILLIC SMALL LETTER A}ypal") == "Paypal"
+    with pytest.raises(ValidationError, match="too close to an existing one: Paypal"):
+        check_name_distinct("PAYPAL")
