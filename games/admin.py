@@ -35,6 +35,8 @@ from .models import (
     Post,
     PostRevision,
     Profile,
+    Proposal,
+    ProposalBallot,
     Rename,
     Seat,
     SecretWitness,
@@ -240,6 +242,25 @@ class ProfileAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "display_name")
     exclude = ("calendar_token",)
     raw_id_fields = ("user",)
+
+
+@admin.register(Proposal)
+class ProposalAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only: the table's votes decide a proposal (games.services.proposals), and a passed one has changed the
+    game; a row changed here would say the table decided what it did not."""
+
+    list_display = ("game", "kind", "hours", "created_at", "closed_at", "outcome")
+    list_filter = ("kind", "outcome")
+    search_fields = ("game__name",)
+    raw_id_fields = ("game",)
+
+
+@admin.register(ProposalBallot)
+class ProposalBallotAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only, as the proposals they count."""
+
+    list_display = ("proposal", "seat", "yes")
+    raw_id_fields = ("proposal", "seat")
 
 
 @admin.register(Rename)
