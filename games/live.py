@@ -38,9 +38,12 @@ ROW = ("status", "step_number", "event_count", "waiting", "deadline", "paused_at
 # The thread's posts: new, edited, hidden or unhidden, deleted, their authors renamed or gone.
 POSTS = ("live_posts", "live_posts_ids", "live_posts_hidden", "live_posts_signed", "live_posts_edited", "live_renamed")
 TABLE = ("live_claims", "live_seats", "live_seats_ids", "live_seats_active")  # the claims and who holds each seat
+# A page of the thread: its posts, announcements (a few follow the house rules) and pages; and above them the result,
+# with its rematch.
+PAGE = ("status", "event_count", "visibility", "link_key", "house_rules", "rematch", *POSTS)
 PARTS = {
-    # its posts, announcements (a few follow the house rules) and pages; and above them the result, with its rematch
-    "page": ("status", "event_count", "visibility", "link_key", "house_rules", "rematch", *POSTS),
+    "page": PAGE,
+    "visitor-entries": PAGE,  # the same, as a visitor reads it written
     "settings": ("status", *SETTINGS_FIELDS),  # shown unfolded while the game is open
     "history": (*ROW, *TABLE),  # the governments
     "status": (*ROW, *TABLE),  # the status box and the board

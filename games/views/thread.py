@@ -152,12 +152,14 @@ def _thread_context(
         read_before = live.read_mark(seen) if seen is not None else forum.read_mark(request.user, game, name)
     first_new = _first_new(page.object_list, read_before, request.user.pk)
     signups = _signups(game) if game.status == game.Status.OPEN else []
+    written = cache(lambda: _written_entries(entries, game, request.user, page, not refusal, first_new))
     return {
         "game": game,
         "viewer": viewer,
         "thread": name,
         "page": page,
-        "entries": _written_entries(entries, game, request.user, page, not refusal, first_new),
+        "entries": written() if viewer.user is not None else [],
+        "visitors_entries": _visitors_entries(game, name, page, seen, written) if viewer.user is None else "",
         "shared": shared,
         "form": form,
         "reply_fields": _reply_fields(form),
@@ -205,6 +207,22 @@ def _lobby_controls(game, viewer, signups: list[dict]) -> dict | None:
         return None
     players = sum(1 for signup in signups if not signup["seat"].is_substitute)
     return {"players": players, "least": MIN_PLAYERS, "may_start": players >= MIN_PLAYERS}
+
+
+def _visitors_entries(game, name: str, page, seen, written: Callable[[], list[dict]]):
+    """A visitor's entries, written: they carry no control of a reader's own (no quote, edit or report link, no "New
+    posts" line), so every visitor of a language and zone reads them alike, kept as a part of its own that shows
+    what the page part shows (live.PARTS), on this page. Made here, unkept, when the page's fingerprint was not
+    read (a page shown again after a refused form)."""
+    if not written():  # nothing said yet: the page says so itself
+        return ""
+
+    def make() -> str:
+        return render_to_string("games/_entries.html", {"entries": written(), "page_number": page.number})
+
+    if seen is None:
+        return make()
+    return fragments.render("visitor-entries", (live.shown(seen, "visitor-entries"), game.pk, name, page.number), make)
 
 
 def _secret_link(request, game, viewer) -> str:
