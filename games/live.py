@@ -43,11 +43,12 @@ TABLE = ("live_claims", "live_seats", "live_seats_ids", "live_seats_active")  # 
 PAGE = ("status", "event_count", "visibility", "link_key", "house_rules", "rematch", *POSTS)
 PARTS = {
     "page": PAGE,
-    "visitor-entries": PAGE,  # the same, as a visitor reads it written
     "settings": ("status", *SETTINGS_FIELDS),  # shown unfolded while the game is open
     "history": (*ROW, *TABLE),  # the governments
     "status": (*ROW, *TABLE),  # the status box and the board
 }
+# A visitor's page of the game thread, below its title: every part above, with no control of a reader's own.
+PARTS["visitor-body"] = tuple(dict.fromkeys(name for part in PARTS.values() for name in part))
 # What the page shows of the viewer alone: their moves, absences, notes and read mark, and on a player's panel the
 # table's proposals and their ballots. In no kept part.
 VIEWER = ("live_own_actions", "live_own_absences", "live_own_absences_started", "live_own_absences_over",

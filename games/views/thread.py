@@ -114,8 +114,41 @@ def _thread_page(
 ):  # fmt: skip
     """The thread's page; `notes`: the viewer's notes as they sent them, kept in the box when refused; `seen`: the
     page's fingerprint when it was read (live.fingerprint): the parts every reader shares are then kept."""
-    context = _thread_context(request, game, state, viewer, name, form, page_number, etag, preview, notes, seen)
-    return render(request, "games/thread.html", context, status=status)
+
+    def context() -> dict:
+        return _thread_context(request, game, state, viewer, name, form, page_number, etag, preview, notes, seen)
+
+    if viewer.user is None and seen is not None and name == Post.Thread.MAIN and status == 200:
+        shown = _visitors_page(request, game, name, page_number, seen, context)
+        return render(request, "games/thread.html", shown | {"etag": etag})
+    return render(request, "games/thread.html", context(), status=status)
+
+
+def _visitors_page(request, game, name: str, page_number, seen: live.Fingerprint, context: Callable[[], dict]) -> dict:
+    """What a visitor's page of the game thread shows: its body the same for every visitor of a language and zone
+    (it holds no control of a reader's own and no form), kept as a part that shows what every other part shows
+    (live.PARTS), at this page, minute and address; around it, rendered for this request by thread.html, the
+    page's own values (the live tag, added by the caller) and the site's frame (the CSRF token of its language
+    form)."""
+    number = _page_number(page_number, live.posts(seen))
+    minute = timezone.now().replace(second=0, microsecond=0)
+    key = (live.shown(seen, "visitor-body"), game.pk, name, number, minute, request.path)
+    made = lambda: render_to_string("games/_thread_body.html", context(), request)  # noqa: E731
+    body = fragments.render("visitor-body", key, made)
+    return {"game": game, "thread": name, "body": body, "live_every": settings.LIVE_POLL_SECONDS, "read_mark": ""}
+
+
+def _page_number(asked, posts: int) -> int:
+    """The page Paginator.get_page gives for `asked` in a thread of `posts` posts: "last" or past the end, the last
+    page; not a number, the first."""
+    last = max(1, -(-posts // PAGE_SIZE))
+    if asked == "last":
+        return last
+    try:
+        number = int(asked)
+    except (TypeError, ValueError):
+        return 1
+    return number if 1 <= number <= last else last
 
 
 def _thread_context(
@@ -152,14 +185,12 @@ def _thread_context(
         read_before = live.read_mark(seen) if seen is not None else forum.read_mark(request.user, game, name)
     first_new = _first_new(page.object_list, read_before, request.user.pk)
     signups = _signups(game) if game.status == game.Status.OPEN else []
-    written = cache(lambda: _written_entries(entries, game, request.user, page, not refusal, first_new))
     return {
         "game": game,
         "viewer": viewer,
         "thread": name,
         "page": page,
-        "entries": written() if viewer.user is not None else [],
-        "visitors_entries": _visitors_entries(game, name, page, seen, written) if viewer.user is None else "",
+        "entries": _written_entries(entries, game, request.user, page, not refusal, first_new),
         "shared": shared,
         "form": form,
         "reply_fields": _reply_fields(form),
@@ -207,22 +238,6 @@ def _lobby_controls(game, viewer, signups: list[dict]) -> dict | None:
         return None
     players = sum(1 for signup in signups if not signup["seat"].is_substitute)
     return {"players": players, "least": MIN_PLAYERS, "may_start": players >= MIN_PLAYERS}
-
-
-def _visitors_entries(game, name: str, page, seen, written: Callable[[], list[dict]]):
-    """A visitor's entries, written: they carry no control of a reader's own (no quote, edit or report link, no "New
-    posts" line), so every visitor of a language and zone reads them alike, kept as a part of its own that shows
-    what the page part shows (live.PARTS), on this page. Made here, unkept, when the page's fingerprint was not
-    read (a page shown again after a refused form)."""
-    if not written():  # nothing said yet: the page says so itself
-        return ""
-
-    def make() -> str:
-        return render_to_string("games/_entries.html", {"entries": written(), "page_number": page.number})
-
-    if seen is None:
-        return make()
-    return fragments.render("visitor-entries", (live.shown(seen, "visitor-entries"), game.pk, name, page.number), make)
 
 
 def _secret_link(request, game, viewer) -> str:
