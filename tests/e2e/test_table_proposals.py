@@ -3,6 +3,7 @@ other votes yes, and the thread says the players voted it. In English on a deskt
 phone."""
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone, translation
@@ -14,6 +15,7 @@ from tests.factories import make_user, running_game
 from tests.games.helpers import reload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
 def said_plural(language: str, singular: str, hours: int, **values) -> str:
@@ -49,6 +51,8 @@ def test_two_living_players_pass_an_extension_from_their_panels(browser, live_se
     proposal = bob.locator("#proposal")
     terms = "%(name)s proposes to extend the deadline by %(hours)s hour."
     expect(proposal).to_contain_text(said_plural(language, terms, 12, name="ann"))
+    SCREENSHOTS.mkdir(exist_ok=True)
+    proposal.screenshot(path=SCREENSHOTS / f"proposal-{language}.png")
     proposal.get_by_role("button", name=said(language, "Yes"), exact=True).click()
     expect(bob.locator("ul.messages")).to_contain_text(said(language, "Your vote is counted."))
     announced = said_plural(language, "The players voted to extend the deadline by %(hours)s hour.", 12)
