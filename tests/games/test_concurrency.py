@@ -1,18 +1,16 @@
 """Faults and races on PostgreSQL, with real threads and processes: each deadline is resolved exactly once."""
 
 import signal
-import threading
 from datetime import timedelta
 from functools import partial
 
 import pytest
-from django.db import connection
 
 from games.models import ActionRecord, Game
 from games.services import GameError, make_move, sweep_due_deadlines
 from tests.factories import START, running_game
 
-from .helpers import reload, state_of, user
+from .helpers import in_threads, reload, state_of, user
 from .processes import python
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -21,28 +19,6 @@ DUE = START + timedelta(hours=48)
 
 def timeouts(game) -> int:
     return ActionRecord.objects.filter(game=game, action={"type": "timeout"}).count()
-
-
-def in_threads(*functions):
-    """Run each function in its own thread, all released at once; return their results or exceptions."""
-    barrier = threading.Barrier(len(functions))
-    results = [None] * len(functions)
-
-    def run(index, function):
-        barrier.wait()
-        try:
-            results[index] = function()
-        except Exception as error:
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, f)) for i, f in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 def test_two_sweeps_at_once_handle_every_deadline_once():

@@ -1,12 +1,10 @@
 """The table's proposals (services.proposals): a living player proposes to pause, resume or extend, the living
 vote, and a passed proposal applies the moderators' intervention once, on the record as the table's."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.db import connection
 
 from games.announcements import describe_stored
 from games.models import Game, GameEvent, Notification, Proposal, ProposalBallot
@@ -15,7 +13,7 @@ from games.services import GameError, end_now, exile, make_move, pause, sweep_du
 from games.services.proposals import close_due_proposals, propose, vote_on_proposal
 from tests.factories import EXECUTED, START, make_user, running_game
 
-from .helpers import reload, user
+from .helpers import in_threads, reload, user
 
 pytestmark = pytest.mark.django_db
 HOUR = timedelta(hours=1)
@@ -225,27 +223,6 @@ def test_the_thread_says_the_players_voted_it():
     assert describe_stored("moderator_action", {"action": "pause"}) == (
         "A moderator paused the game: deadlines are frozen and moves closed."
     )
-
-
-def in_threads(*functions):
-    """Run each function in its own thread, all released at once; their results or exceptions."""
-    barrier, results = threading.Barrier(len(functions)), [None] * len(functions)
-
-    def run(index, function):
-        barrier.wait()
-        try:
-            results[index] = function()
-        except Exception as error:
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, f)) for i, f in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 @pytest.mark.slow

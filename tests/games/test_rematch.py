@@ -2,12 +2,10 @@
 settings and visibility, made by the player who asks (who joins it); everyone else who held a seat is invited, once,
 in the bell and by email as each chose, and seated only by their own click."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.db import connection
 
 from games.models import Game, Notification, Profile, Seat
 from games.models.game import SETTINGS_FIELDS
@@ -16,7 +14,7 @@ from games.services.rematch import rematch, rematch_name
 from games.tasks import send_emails
 from tests.factories import NAMES, START, finished_game, make_user, running_game
 
-from .helpers import reload, user
+from .helpers import in_threads, reload, user
 
 pytestmark = pytest.mark.django_db
 PLAYERS = NAMES[:5]
@@ -163,21 +161,7 @@ def test_the_creator_who_held_no_seat_may_ask():
 @pytest.mark.django_db(transaction=True)
 def test_two_players_asking_at_once_make_one_rematch():
     game = finished_game()
-    barrier = threading.Barrier(2)
-    results = []
-
-    def ask(name: str) -> None:
-        barrier.wait()
-        try:
-            results.append(rematch(game.pk, user(name), now=START))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=ask, args=(name,)) for name in ("ann", "bob")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    results = in_threads(*(lambda name=name: rematch(game.pk, user(name), now=START) for name in ("ann", "bob")))
     assert sorted(new for _made, new in results) == [False, True]
     assert results[0][0] == results[1][0]
     assert Game.objects.filter(status=Game.Status.OPEN).count() == 1
