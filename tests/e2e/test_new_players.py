@@ -1,0 +1,61 @@
+"""What new users found wrong (issue 41), in Chromium, in English on a desktop and another language on a phone:
+under the execution vote (R23) each voter's ballot names whose execution it is and tells its target it is their
+own, and once the vote closes the thread names every ballot; an absence refused shows its form again."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.services import make_move
+from tests.e2e.pages import VIEWPORTS, said, signed_in
+from tests.factories import governments, running_game
+from tests.games.helpers import reload, user
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# 5 players: dan's government enacts the 4th fascist policy and he proposes to execute eve.
+PROPOSED = [*governments(("ann", "bob"), ("bob", "dan"), ("cat", "eve"), ("dan", "ann")),
+            {"type": "execute", "by": "dan", "target": "eve"}]  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
+def test_r23_the_ballot_names_its_target_and_the_thread_names_every_ballot(browser, live_server, language, device):
+    game = running_game(actions=PROPOSED, execution_vote=True, now=timezone.now())
+    ann = signed_in(browser, live_server.url, "ann", language=language, viewport=VIEWPORTS[device])
+    ann.goto(f"/games/{game.pk}/")
+    expect(ann.locator("#panel")).to_contain_text(said(language, "Your ballot on executing %(target)s", target="eve"))
+    eve = signed_in(browser, live_server.url, "eve", language=language, viewport=VIEWPORTS[device])
+    eve.goto(f"/games/{game.pk}/")
+    expect(eve.locator("#panel")).to_contain_text(said(language, "Your ballot on your own execution"))
+    for name, ballot in (("ann", "ja"), ("bob", "ja"), ("cat", "ja"), ("dan", "nein"), ("eve", "nein")):
+        make_move(game.pk, user(name), {"type": "vote", "vote": ballot}, reload(game).step_number)
+    ann.goto(f"/games/{game.pk}/?page=last")
+    closed = ann.locator(".entry.announcement").filter(
+        has_text=said(language, "The execution of %(target)s is approved.", target="eve")
+    )
+    expect(closed).to_have_count(1)
+    for name in ("ann: Ja", "bob: Ja", "cat: Ja", "dan: Nein", "eve: Nein"):
+        expect(closed).to_contain_text(name)
+    expect(ann.locator("#history")).to_contain_text("dan: Nein")
+    ann.context.close()
+    eve.context.close()
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("fr", "phone")])
+def test_e4_an_absence_refused_shows_its_form_again_with_the_dates_kept_and_why(browser, live_server, language, device):
+    """Issue 41's sixth bug: a start under the game's notice gave a bare "Bad request (400)" and lost the dates."""
+    game = running_game(now=timezone.now())
+    page = signed_in(browser, live_server.url, "ann", language=language, viewport=VIEWPORTS[device])
+    page.goto(f"/games/{game.pk}/")
+    page.locator("#absences summary").click()
+    start = timezone.localtime(timezone.now() + timedelta(hours=2))  # under the game's 24 hours of notice
+    typed = (start.strftime("%Y-%m-%dT%H:%M"), (start + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"))
+    page.locator("#away-from").fill(typed[0])
+    page.locator("#away-to").fill(typed[1])
+    page.get_by_role("button", name=said(language, "Announce"), exact=True).click()
+    refused = said(language, "An absence must be announced at least %(hours)s hours before it starts.", hours=24)
+    expect(page.locator("main")).to_contain_text(refused)
+    expect(page.locator("#away-from")).to_have_value(typed[0])
+    expect(page.locator("#away-to")).to_have_value(typed[1])
+    page.context.close()
