@@ -1,6 +1,7 @@
 """What new users found wrong (issue 41), in Chromium, in English on a desktop and another language on a phone:
 under the execution vote (R23) each voter's ballot names whose execution it is and tells its target it is their
-own, and once the vote closes the thread names every ballot; an absence refused shows its form again."""
+own, and once the vote closes the thread names every ballot; an absence refused shows its form again; sign-up
+errors sit under their own fields, all at once."""
 
 from datetime import timedelta
 
@@ -59,3 +60,31 @@ def test_e4_an_absence_refused_shows_its_form_again_with_the_dates_kept_and_why(
     expect(page.locator("#away-from")).to_have_value(typed[0])
     expect(page.locator("#away-to")).to_have_value(typed[1])
     page.context.close()
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
+def test_sign_up_errors_sit_under_their_own_fields_and_a_mismatch_comes_with_the_others(
+    browser, live_server, language, device
+):
+    """Issue 41's ninth bug: the password's errors showed under the username, and a mismatch only once the rest
+    was fixed."""
+    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
+    page = context.new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto("/accounts/signup/")
+    page.locator("#id_username").fill("ana")
+    page.locator("#id_email").fill("ana@example.com")
+    page.locator("#id_password1").fill("short")
+    page.locator("#id_password2").fill("other")
+    page.locator("main button[type=submit]").click()
+    for field in ("password1", "password2"):
+        errors = page.locator(f"#id_{field}_error")
+        expect(errors).to_be_visible()
+        assert page.locator(f"#id_{field}").get_attribute("aria-describedby").find(f"id_{field}_error") >= 0
+        below = "(a, b) => a.getBoundingClientRect().bottom <= b.getBoundingClientRect().top"
+        assert page.locator(f"#id_{field}").evaluate(below, errors.element_handle())  # under its own field
+    expect(page.locator("#id_password2_error")).to_contain_text(
+        said(language, "You must type the same password each time.")
+    )
+    expect(page.locator("#id_username_error")).to_have_count(0)
+    context.close()
