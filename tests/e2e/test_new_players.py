@@ -1,17 +1,18 @@
 """What new users found wrong (issue 41), in Chromium, in English on a desktop and another language on a phone:
 under the execution vote (R23) each voter's ballot names whose execution it is and tells its target it is their
 own, and once the vote closes the thread names every ballot; an absence refused shows its form again; sign-up
-errors sit under their own fields, all at once."""
+errors sit under their own fields, all at once; a moderator seats the waiting substitute, who is told."""
 
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.services import make_move
+from games.services import end_now, join_game, make_move
 from tests.e2e.pages import VIEWPORTS, said, signed_in
-from tests.factories import governments, running_game
+from tests.factories import governments, make_user, running_game
 from tests.games.helpers import reload, user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -88,3 +89,31 @@ def test_sign_up_errors_sit_under_their_own_fields_and_a_mismatch_comes_with_the
     )
     expect(page.locator("#id_username_error")).to_have_count(0)
     context.close()
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("pl", "phone")])
+def test_e8_a_moderator_seats_the_waiting_substitute_and_she_is_told(browser, live_server, language, device):
+    """Issue 41's second and third bugs: replacing dan with élodie, waiting as a substitute, was refused ("already in
+    this game"); and whoever took a seat was not told."""
+    game = running_game(now=timezone.now())
+    join_game(game.pk, make_user("élodie"), as_substitute=True)
+    make_user("zoe").groups.add(Group.objects.get(name="moderators"))
+    moderator = signed_in(browser, live_server.url, "zoe", language=language, viewport=VIEWPORTS[device])
+    moderator.goto(f"/moderation/games/{game.pk}/")
+    moderator.get_by_role("button", name=said(language, "I understand: show me the secrets")).click()
+    moderator.locator("#player-replace").select_option("dan")
+    moderator.locator("#newcomer").fill("élodie")
+    moderator.locator("#reason-replace").fill("dan resigned")
+    moderator.get_by_role("button", name=said(language, "Replace"), exact=True).click()
+    seat = moderator.locator("table tr", has_text="élodie")
+    expect(seat).to_contain_text(said(language, "takes the seat at the end of the round"))
+    end_now(game.pk, user("zoe"))
+    elodie = signed_in(browser, live_server.url, "élodie", language=language, viewport=VIEWPORTS[device])
+    elodie.goto("/notifications/")
+    told = (
+        "You now hold seat %(seat)s in %(game)s, in place of %(replaces)s. Your role is on your private panel; read "
+        "the game's thread to catch up."
+    )
+    expect(elodie.locator("main")).to_contain_text(said(language, told, seat=4, game=game.name, replaces="dan"))
+    moderator.context.close()
+    elodie.context.close()
