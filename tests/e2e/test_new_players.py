@@ -1,16 +1,18 @@
 """What new users found wrong (issue 41), in Chromium, in English on a desktop and another language on a phone:
 under the execution vote (R23) each voter's ballot names whose execution it is and tells its target it is their
 own, and once the vote closes the thread names every ballot; an absence refused shows its form again; sign-up
-errors sit under their own fields, all at once; a moderator seats the waiting substitute, who is told."""
+errors sit under their own fields, all at once; a moderator seats the waiting substitute, who is told; every seated
+player is told the game started; a username reading like another's is refused."""
 
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.services import end_now, join_game, make_move
+from games.services import create_game, end_now, join_game, make_move
 from tests.e2e.pages import VIEWPORTS, said, signed_in
 from tests.factories import governments, make_user, running_game
 from tests.games.helpers import reload, user
@@ -117,3 +119,36 @@ def test_e8_a_moderator_seats_the_waiting_substitute_and_she_is_told(browser, li
     expect(elodie.locator("main")).to_contain_text(said(language, told, seat=4, game=game.name, replaces="dan"))
     moderator.context.close()
     elodie.context.close()
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
+def test_every_seated_player_is_told_the_game_started(browser, live_server, language, device):
+    """Issue 41's fifth bug: only the first presidential candidate heard of the start."""
+    game = create_game(make_user("ann"), name="Tuesday table", player_count=5)  # ann joins her own game
+    for name in ("bob", "cat", "dan", "eve"):
+        join_game(game.pk, make_user(name))
+    assert reload(game).status == "running"
+    bob = signed_in(browser, live_server.url, "bob", language=language, viewport=VIEWPORTS[device])
+    bob.goto("/notifications/")
+    started = "%(game)s has started. Your role is on your private panel, on the game's page."
+    expect(bob.locator("main")).to_contain_text(said(language, started, game="Tuesday table"))
+    bob.context.close()
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("fr", "phone")])
+def test_a_username_reading_like_another_is_refused_at_sign_up(browser, live_server, language, device):
+    """Issue 41's tenth bug: "lucía" registered beside "lucia"."""
+    make_user("lucia")
+    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
+    page = context.new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto("/accounts/signup/")
+    page.locator("#id_username").fill("Lucía")
+    page.locator("#id_email").fill("impostor@example.com")
+    page.locator("#id_password1").fill("a-long-pass-phrase-9")
+    page.locator("#id_password2").fill("a-long-pass-phrase-9")
+    page.locator("main button[type=submit]").click()
+    refused = said(language, "This name is too close to an existing one: %(name)s.", name="lucia")
+    expect(page.locator("#id_username_error")).to_contain_text(refused)
+    assert not get_user_model().objects.filter(username="Lucía").exists()
+    context.close()
