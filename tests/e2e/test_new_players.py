@@ -2,7 +2,8 @@
 under the execution vote (R23) each voter's ballot names whose execution it is and tells its target it is their
 own, and once the vote closes the thread names every ballot; an absence refused shows its form again; sign-up
 errors sit under their own fields, all at once; a moderator seats the waiting substitute, who is told; every seated
-player is told the game started; a username reading like another's is refused."""
+player is told the game started; a username reading like another's is refused; a session is announced as closing
+the thread only where it does."""
 
 from datetime import timedelta
 
@@ -14,7 +15,7 @@ from playwright.sync_api import expect
 
 from games.services import create_game, end_now, join_game, make_move
 from tests.e2e.pages import VIEWPORTS, said, signed_in
-from tests.factories import governments, make_user, running_game
+from tests.factories import governments, make_user, running_game, votes
 from tests.games.helpers import reload, user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -152,3 +153,23 @@ def test_a_username_reading_like_another_is_refused_at_sign_up(browser, live_ser
     expect(page.locator("#id_username_error")).to_contain_text(refused)
     assert not get_user_model().objects.filter(username="Lucía").exists()
     context.close()
+
+
+@pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
+def test_r18_the_session_is_announced_closed_only_where_the_thread_closes(browser, live_server, language, device):
+    """Issue 41's fourth bug: with the thread left open during sessions, each session was still announced as
+    closing it."""
+    elected = [{"type": "nominate", "by": "ann", "target": "bob"}, *votes("ann", "bob", "cat", "dan", "eve")]
+    open_game, quiet_game = (running_game(actions=elected, now=timezone.now()) for _ in range(2))
+    open_game.house_rules["quiet_legislature"] = False
+    open_game.save()
+    page = signed_in(browser, live_server.url, "zed", language=language, viewport=VIEWPORTS[device])
+    closed = said(language, "The legislative session begins: the thread is closed until a policy is enacted.")
+    page.goto(f"/games/{open_game.pk}/")
+    expect(
+        page.locator(".entry.announcement", has_text=said(language, "The legislative session begins."))
+    ).to_have_count(1)
+    expect(page.locator("#entries")).not_to_contain_text(closed)
+    page.goto(f"/games/{quiet_game.pk}/")
+    expect(page.locator("#entries")).to_contain_text(closed)
+    page.context.close()
