@@ -66,21 +66,25 @@ def test_e4_an_absence_refused_shows_its_form_again_with_the_dates_kept_and_why(
     page.context.close()
 
 
+def signing_up(browser, live_server, language: str, device: str, *fields: str):
+    """A visitor's sign-up form filled with username, email and the password twice, and sent; its context and page."""
+    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
+    page = context.new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto("/accounts/signup/")
+    for name, value in zip(("username", "email", "password1", "password2"), fields, strict=True):
+        page.locator(f"#id_{name}").fill(value)
+    page.locator("main button[type=submit]").click()
+    return context, page
+
+
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
 def test_sign_up_errors_sit_under_their_own_fields_and_a_mismatch_comes_with_the_others(
     browser, live_server, language, device
 ):
     """Issue 41's ninth bug: the password's errors showed under the username, and a mismatch only once the rest
     was fixed."""
-    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
-    page = context.new_page()
-    page.set_extra_http_headers({"Accept-Language": language})
-    page.goto("/accounts/signup/")
-    page.locator("#id_username").fill("ana")
-    page.locator("#id_email").fill("ana@example.com")
-    page.locator("#id_password1").fill("short")
-    page.locator("#id_password2").fill("other")
-    page.locator("main button[type=submit]").click()
+    context, page = signing_up(browser, live_server, language, device, "ana", "ana@example.com", "short", "other")
     for field in ("password1", "password2"):
         errors = page.locator(f"#id_{field}_error")
         expect(errors).to_be_visible()
@@ -140,15 +144,9 @@ def test_every_seated_player_is_told_the_game_started(browser, live_server, lang
 def test_a_username_reading_like_another_is_refused_at_sign_up(browser, live_server, language, device):
     """Issue 41's tenth bug: "lucía" registered beside "lucia"."""
     make_user("lucia")
-    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
-    page = context.new_page()
-    page.set_extra_http_headers({"Accept-Language": language})
-    page.goto("/accounts/signup/")
-    page.locator("#id_username").fill("Lucía")
-    page.locator("#id_email").fill("impostor@example.com")
-    page.locator("#id_password1").fill("a-long-pass-phrase-9")
-    page.locator("#id_password2").fill("a-long-pass-phrase-9")
-    page.locator("main button[type=submit]").click()
+    context, page = signing_up(
+        browser, live_server, language, device, "Lucía", "impostor@example.com", *["a-long-pass-phrase-9"] * 2
+    )
     refused = said(language, "This name is too close to an existing one: %(name)s.", name="lucia")
     expect(page.locator("#id_username_error")).to_contain_text(refused)
     assert not get_user_model().objects.filter(username="Lucía").exists()
