@@ -1,8 +1,13 @@
-"""Browser pages for the end-to-end tests: one browser context per person, signed in through the real form."""
+"""Browser pages for the end-to-end tests: one browser context per person, who signs in through the real form, or
+signs up and confirms their address as a new user does."""
+
+import re
+from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
+from django.core import mail
 from django.utils import translation
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.factories import make_user
 
@@ -31,8 +36,44 @@ def signed_in(browser: Browser, base_url: str, name: str, *, language: str = "en
     page = context.new_page()
     page.set_extra_http_headers({"Accept-Language": language})
     page.goto("/accounts/login/")
+    send_sign_in_form(page, name)
+    return page
+
+
+def send_sign_in_form(page: Page, name: str) -> None:
+    """Fill the sign-in form on `page` with `name` and the password, send it, and wait until it is taken."""
     page.locator("main input[name=login]").fill(name)
     page.locator("main input[name=password]").fill(PASSWORD)
     page.locator("main button[type=submit]").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def signing_up(browser, live_server, language: str, device: str, *fields: str) -> tuple[BrowserContext, Page]:
+    """A visitor's sign-up form filled with username, email and the password twice, and sent; its context and page."""
+    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
+    page = context.new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto("/accounts/signup/")
+    for name, value in zip(("username", "email", "password1", "password2"), fields, strict=True):
+        page.locator(f"#id_{name}").fill(value)
+    page.locator("main button[type=submit]").click()
+    return context, page
+
+
+def signed_up(browser: Browser, live_server, name: str, *, language: str = "en", device: str = "desktop") -> Page:
+    """A new user as they meet the site: they send the sign-up form, open the link of the email that asks them to
+    confirm their address, confirm it, and sign in by the form the site then shows (allauth signs in on confirming
+    only when ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION is set, and it is not)."""
+    address = f"{name}@example.com"
+    context, page = signing_up(browser, live_server, language, device, name, address, PASSWORD, PASSWORD)
+    context.set_default_timeout(10_000)
+    page.wait_for_url(lambda url: "/accounts/signup/" not in url)  # the form was taken: the site waits for the link
+    email = next(message for message in reversed(mail.outbox) if message.to == [address])
+    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", email.body)
+    assert link, f"no confirmation link in the email to {address}: {email.body}"
+    page.goto(urlsplit(link.group()).path)
+    page.locator("main button[type=submit]").click()
+    page.wait_for_url("**/accounts/login/")
+    send_sign_in_form(page, name)
+    expect(page.locator("header.site")).to_contain_text(f"{said(language, 'Profile')} ({name})")
     return page

@@ -1,7 +1,10 @@
-"""A whole 5-player game played in a real browser: five players, each in their own browser context, sign in
-through the sign-in form, fill the lobby and play to a win by clicking the forms of their private panel; once in
-English on a desktop, once in Polish on a phone. What the test reads on the pages it reads in the players'
-language, through the site's own catalogue.
+"""A whole 5-player game played in a real browser by new users: five people, each in their own browser context,
+sign up through the sign-up form, confirm their address by the link of the email it sends, fill the lobby and play
+to a win by clicking the forms of their private panel; once in English on a desktop, once in Spanish on a phone.
+On the way they get what issue 41's players missed: each is told in the bell that the game started; a session
+announced as closing the thread does close it, and the thread opens again after it; the result is at the top of
+the finished game's page, without scrolling. What the test reads on the pages it reads in the players' language,
+through the site's own catalogue, which must have translated it.
 
 Chromium is Debian's (/usr/bin/chromium); Playwright never downloads one. Screenshots of the thread, a panel and
 the end go to tests/e2e/screenshots/ (ignored by git).
@@ -13,24 +16,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.utils import translation
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.engine import secret_view
+from games.engine.views import in_legislative_session
 from games.models import Game
+from tests.e2e.pages import VIEWPORTS, said, signed_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
-PASSWORD = "pw-for-the-browser-1"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 MAX_MOVES = 300
 ROLE_TEXT = {"liberal": "Liberal", "fascist": "Fascist", "hitler": "Hitler"}
 WINNER_TEXT = {"liberal": "The liberals won.", "fascist": "The fascists won."}
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+SPELT_ALIKE = {"Hitler", "Liberal", "Roles"}  # the same words in Spanish: `said` would take them for untranslated
+STARTED = "%(game)s has started. Your role is on your private panel, on the game's page."
 
 
 @dataclass
@@ -39,35 +41,16 @@ class Player:
     page: Page
     language: str = "en"
 
-    def t(self, text: str) -> str:
-        """`text` as the player reads it: the site's translation into their language."""
-        with translation.override(self.language):
-            return translation.gettext(text)
+    def t(self, text: str, **values) -> str:
+        """`text` as the player reads it: the site's translation into their language, with `values` put in."""
+        if text in SPELT_ALIKE:
+            with translation.override(self.language):
+                return translation.gettext(text)
+        return said(self.language, text, **values)
 
     @property
     def panel(self):
         return self.page.locator("section#panel")
-
-
-def make_user(name: str) -> None:
-    user = get_user_model().objects.create_user(name, email=f"{name}@example.com", password=PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-
-
-def sign_in(browser: Browser, base_url: str, name: str, language: str = "en", viewport: dict = DESKTOP) -> Player:
-    """A fresh browser context signed in through the real sign-in form (allauth signs in by email)."""
-    context = browser.new_context(base_url=base_url, viewport=viewport, locale=language)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.set_extra_http_headers({"Accept-Language": language})
-    page.goto("/accounts/login/")
-    main = page.locator("main")
-    main.locator("input[name=login]").fill(f"{name}@example.com")
-    main.locator("input[name=password]").fill(PASSWORD)
-    main.locator("button[type=submit]").click()
-    player = Player(name, page, language)
-    expect(page.locator("header.site")).to_contain_text(f"{player.t('Profile')} ({name})")
-    return player
 
 
 def winner_shown(player: Player) -> str | None:
@@ -173,16 +156,55 @@ def check_secrets(players: list[Player], roles: dict[str, str], spectator: Page)
     expect(spectator.locator("[class^=role-]")).to_have_count(0)
 
 
+def check_session_closes_the_thread(game: Game, players: list[Player], game_url: str) -> Player:
+    """R18 under the default house rules (issue 41's fourth bug): during a legislative session a player outside the
+    government reads that the thread is closed, and it is: their reply box says why and has no form. Returns that
+    player, who posts once the session is over."""
+    state = Game.objects.get(pk=game.pk).load_state()
+    government = {state.seats[state.president].name, state.seats[state.chancellor].name}
+    bystander = next(player for player in players if player.name not in government)
+    bystander.page.goto(f"{game_url}?page=last")
+    closed = bystander.t("The legislative session begins: the thread is closed until a policy is enacted.")
+    expect(bystander.page.locator("#entries .entry.announcement", has_text=closed).last).to_be_visible()
+    reply = bystander.page.locator("#reply-box")
+    expect(reply).to_contain_text(
+        bystander.t(
+            "The thread is closed during the legislative session: it opens again once a policy is enacted or vetoed."
+        )
+    )
+    expect(reply.locator("form")).to_have_count(0)
+    return bystander
+
+
+def post(player: Player, game_url: str, text: str) -> None:
+    """The player sends `text` by the thread's reply form and reads it in the thread."""
+    player.page.goto(f"{game_url}?page=last")
+    reply = player.page.locator("#reply-box")
+    reply.locator("textarea").fill(text)
+    reply.get_by_role("button", name=player.t("Post"), exact=True).click()
+    expect(player.page.locator("#entries .entry", has_text=text)).to_have_count(1)
+
+
+def check_result_on_top(player: Player, winner: str) -> None:
+    """A finished game's result is at the top of its page, read without scrolling (issue 41: on a phone it came only
+    below the panel)."""
+    banner = player.page.locator("#result strong")
+    expect(banner).to_have_text(player.t(WINNER_TEXT[winner]))
+    bottom = banner.evaluate("element => element.getBoundingClientRect().bottom + window.scrollY")
+    assert bottom <= player.page.viewport_size["height"], f"{player.name} must scroll to read who won ({bottom}px)"
+
+
 @pytest.mark.parametrize(
-    ("language", "viewport"), [("en", DESKTOP), ("pl", PHONE)], ids=["english-desktop", "polish-phone"]
+    ("language", "device"), [("en", "desktop"), ("es", "phone")], ids=["english-desktop", "spanish-phone"]
 )
-def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, viewport):
+def test_a_whole_game_is_played_in_the_browser_by_new_users(browser, live_server, language, device):
     SCREENSHOTS.mkdir(exist_ok=True)
-    for name in NAMES:
-        make_user(name)
-    players = [sign_in(browser, live_server.url, name, language, viewport) for name in NAMES]
+    players = [
+        Player(name, signed_up(browser, live_server, name, language=language, device=device), language)
+        for name in NAMES
+    ]
     spectator = browser.new_context(base_url=live_server.url).new_page()
-    shot = f"{language}-{viewport['width']}"
+    shot = f"{language}-{VIEWPORTS[device]['width']}"
 
     # The lobby: ann opens a 5-player game, the others join; the last one to join starts it.
     ann = players[0]
@@ -202,13 +224,20 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, v
     roles = secret_view(game.load_state())["roles"]
     spectator.goto(game_url)
     check_secrets(players, roles, spectator)
+    for player in players:  # every seated player hears of the start, not only the first candidate
+        player.page.goto("/notifications/")
+        expect(player.page.locator("main")).to_contain_text(player.t(STARTED, game="Browser game"))
 
     # The game: each player in turn reloads the page and makes every move their panel asks for.
     strategy = Strategy()
     idle = 0  # pages in a row on which nobody owed a move
     shot_mid_game = False
+    bystander: Player | None = None  # read that a session closed the thread; posts once it is over
     for turn in itertools.count():
         player = players[turn % len(players)]
+        if bystander and not in_legislative_session(Game.objects.get(pk=game.pk).load_state()):
+            post(bystander, game_url, "Who do we trust?")
+            bystander = None
         player.page.goto(game_url)
         if winner_shown(player):
             break
@@ -218,6 +247,7 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, v
             player.page.screenshot(path=SCREENSHOTS / f"thread-mid-game-{shot}.png", full_page=True)
             player.panel.screenshot(path=SCREENSHOTS / f"panel-mid-game-{shot}.png")
             shot_mid_game = True
+            bystander = check_session_closes_the_thread(game, players, game_url)
         moved = False
         while len(strategy.moves) < MAX_MOVES and strategy.play(player):  # the answer to a move is the page again
             moved = True
@@ -227,9 +257,11 @@ def test_a_whole_game_is_played_in_the_browser(browser, live_server, language, v
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert strategy.votes_closed > 0, "no last ballot was told that it closed the vote"
+    assert shot_mid_game and bystander is None, "nobody posted once a legislative session was over"
     for player in players:
         player.page.goto(game_url)
         assert winner_shown(player) == game.winner, f"{player.name} sees another result"
+        check_result_on_top(player, game.winner)
         expect(player.panel.locator("form[action$='/move/']")).to_have_count(0)
     ann.page.screenshot(path=SCREENSHOTS / f"the-end-{shot}.png", full_page=True)
     ann.page.get_by_role("link", name=ann.t("The whole secret history")).click()

@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.services import create_game, end_now, join_game, make_move
-from tests.e2e.pages import VIEWPORTS, said, signed_in
+from tests.e2e.pages import VIEWPORTS, said, signed_in, signing_up
 from tests.factories import governments, make_user, running_game, votes
 from tests.games.helpers import reload, user
 
@@ -64,18 +64,6 @@ def test_e4_an_absence_refused_shows_its_form_again_with_the_dates_kept_and_why(
     expect(page.locator("#away-from")).to_have_value(typed[0])
     expect(page.locator("#away-to")).to_have_value(typed[1])
     page.context.close()
-
-
-def signing_up(browser, live_server, language: str, device: str, *fields: str):
-    """A visitor's sign-up form filled with username, email and the password twice, and sent; its context and page."""
-    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORTS[device])
-    page = context.new_page()
-    page.set_extra_http_headers({"Accept-Language": language})
-    page.goto("/accounts/signup/")
-    for name, value in zip(("username", "email", "password1", "password2"), fields, strict=True):
-        page.locator(f"#id_{name}").fill(value)
-    page.locator("main button[type=submit]").click()
-    return context, page
 
 
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
