@@ -10,6 +10,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from allauth.account.signals import user_signed_up
         from django.contrib.auth import get_user_model
+        from django.contrib.auth.signals import user_logged_out
 
         from .models import Profile
         from .models.names import keep_display_skeleton, keep_name_skeleton
@@ -20,11 +21,20 @@ class GamesConfig(AppConfig):
             Profile.of(user, request)
 
         user_signed_up.connect(make_profile, dispatch_uid="games.profile_on_sign_up", weak=False)
+        user_logged_out.connect(_forget_devices, dispatch_uid="games.devices_on_sign_out")
         for named in (get_user_model(), Profile):
             pre_save.connect(record_rename, sender=named, dispatch_uid=f"games.rename.{named._meta.label}")
         post_save.connect(keep_name_skeleton, sender=get_user_model(), dispatch_uid="games.name_skeleton")
         post_save.connect(keep_display_skeleton, sender=Profile, dispatch_uid="games.display_name_skeleton")
         post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="games.record_signing_key")
+
+
+def _forget_devices(sender, request, user, **kwargs) -> None:
+    """Signing out: the devices subscribed in this session get no more pushes (the session is still there)."""
+    from .services.devices import remove_session_devices
+
+    session = getattr(request, "session", None)
+    remove_session_devices(session.session_key if session is not None else None)
 
 
 def _record_signing_key(sender, using: str, apps=global_apps, **kwargs) -> None:

@@ -9,6 +9,7 @@ from .models import SweepRun
 from .notify.bell import queue_reminders
 from .notify.email import send_due_emails
 from .notify.failures import Failures
+from .notify.push import send_due_pushes
 from .notify.webhooks import deliver_due
 from .services import close_stale_lobbies, sweep_due_deadlines
 from .services.proposals import close_due_proposals
@@ -47,6 +48,12 @@ def send_emails() -> int:
 def deliver_webhooks() -> int:
     """The webhooks' outbox: every delivery due. Run by beat, and queued after a commit that enqueued some."""
     return _recorded(SweepRun.Task.WEBHOOKS, deliver_due, isolated=True)
+
+
+@shared_task(name="games.send_pushes", ignore_result=True)
+def send_pushes() -> int:
+    """The push outbox: every push due. Run by beat, and queued after a commit that enqueued some."""
+    return _recorded(SweepRun.Task.PUSH, send_due_pushes, isolated=True)
 
 
 def _recorded(task: str, work, *, isolated: bool = False) -> int:

@@ -2,7 +2,7 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> and <linkkey:...> converters)
 
-from .views import lobby, notifications, panel, profile, reading, replay, stats, thread, webhooks
+from .views import devices, lobby, notifications, panel, profile, reading, replay, stats, thread, webhooks
 from .views.common import by_link_key
 
 NUMBER = "games/<id:game_id>/"
@@ -50,6 +50,12 @@ urlpatterns = [
     path("profile/delete/", profile.delete, name="delete_account"),
     path("language/", profile.choose_language, name="set_language"),
     path("notifications/", notifications.notification_list, name="notifications"),
+    path("profile/devices/", devices.devices, name="devices"),
+    path("profile/devices/<id:device_id>/remove/", devices.remove, name="remove_device"),
+    path("push/holds/", devices.holds, name="push_holds"),
+    path("manifest.webmanifest", devices.manifest, name="manifest"),
+    path("sw.js", devices.service_worker, name="service_worker"),
+    path("offline/", devices.offline, name="offline"),
     path("unsubscribe/<str:token>/", notifications.unsubscribe_view, name="unsubscribe"),
     path("calendar/<str:token>.ics", notifications.calendar_feed, name="calendar"),
     path("profile/calendar/", notifications.renew_calendar, name="renew_calendar"),

@@ -165,6 +165,13 @@ API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 120)
 # time a receiver has to connect and answer.
 WEBHOOK_ALLOWED_ADDRESSES = env_list("WEBHOOK_ALLOWED_ADDRESSES", [])
 WEBHOOK_TIMEOUT_SECONDS = env_int("WEBHOOK_TIMEOUT_SECONDS", 5)
+# Web Push (docs/running/push.md): the site's VAPID private key (`manage.py vapid_keys` makes one; unset, the
+# site offers no push notifications; `make run` keeps one in var/), the contact push services may write to, and
+# the time one has to answer. Push addresses are https, checked as webhooks' are (WEBHOOK_ALLOWED_ADDRESSES lists
+# the exceptions).
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+PUSH_TIMEOUT_SECONDS = env_int("PUSH_TIMEOUT_SECONDS", 5)
 # Replies through a hosted mail service's inbound webhook (django-anymail): /inbound/mailgun/, /inbound/postmark/,
 # /inbound/amazon_ses/. The basic-auth secret ("user:password") the service is given in its webhook URL; Mailgun's
 # signing key as well. Unset: those URLs answer 404.
@@ -247,7 +254,7 @@ if BENCH_VIEWS and not DEVTOOLS:
 # Posting limits per person and game: far above a heated discussion, low enough to stop a flood.
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 8)
 POSTS_PER_HOUR = env_int("POSTS_PER_HOUR", 120)
-# Five periodic tasks, each on its own so that one failing (a mail server down) never stops the others. A run
+# Six periodic tasks, each on its own so that one failing (a mail server down) never stops the others. A run
 # that could not start in time is dropped: the next one does the same work.
 CELERY_BEAT_SCHEDULE = {
     name: {"task": task, "schedule": SWEEP_INTERVAL_SECONDS, "options": {"expires": SWEEP_INTERVAL_SECONDS}}
@@ -257,6 +264,7 @@ CELERY_BEAT_SCHEDULE = {
         ("queue-reminders", "games.queue_reminders"),
         ("send-emails", "games.send_emails"),
         ("deliver-webhooks", "games.deliver_webhooks"),
+        ("send-pushes", "games.send_pushes"),
     )
 }
 # Exactly one beat: it holds a PostgreSQL advisory lock while it runs (sh_site/beat.py).

@@ -7,6 +7,7 @@ from .notes import Note
 from .notify import InboundEmail, Notification, SentEmail, SigningKey
 from .profile import Profile, Rename
 from .proposals import Proposal, ProposalBallot
+from .push import PushDevice, PushMessage, PushPreferences
 from .webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -27,6 +28,9 @@ __all__ = [
     "Profile",
     "Proposal",
     "ProposalBallot",
+    "PushDevice",
+    "PushMessage",
+    "PushPreferences",
     "Rename",
     "Seat",
     "SecretWitness",

@@ -351,6 +351,7 @@ class SweepRun(models.Model):
         REMINDERS = "reminders", _("Reminders")
         OUTBOX = "outbox", _("Emails")
         WEBHOOKS = "webhooks", _("Webhooks")
+        PUSH = "push", _("Push notifications")
 
     task = models.CharField(max_length=20, choices=Task.choices, unique=True, default=Task.DEADLINES)
     finished_at = models.DateTimeField()

@@ -61,22 +61,30 @@ def _your_moves(change: "Change") -> list[tuple]:
     owed = set(waiting_for(state))
     if state.step_number == change.step_before:
         owed -= change.owed_before  # a ballot does not make anyone newly owe anything
-    data = {"step": str(state.step), "step_number": state.step_number, "round": state.round}
-    if game.deadline is not None:
-        data["deadline"] = game.deadline.isoformat()
-    if state.execution_target is not None:  # R23 `execution_vote`: whose execution the ballot is on, public
-        data["target"] = state.name(state.execution_target)
     offers = _claim_offers(change)
     notices = []
     for seat in sorted(owed):
         user_id = change.seat_of(state.seats[seat].name).user_id
         if user_id is not None:
             key = f"move:{game.pk}:{state.step_number}:{seat}:{user_id}"
-            seat_data = {**data, "claim": offers[seat]} if seat in offers else data
-            if seat == state.execution_target:
-                seat_data = {**seat_data, "own_execution": True}
+            seat_data = owed_data(game, state, seat)
+            if seat in offers:
+                seat_data["claim"] = offers[seat]
             notices.append((user_id, game, Notification.Kind.YOUR_MOVE, seat_data, key))
     return notices
+
+
+def owed_data(game: Game, state, seat: int) -> dict:
+    """What `seat` owes in `game` now, as a "your move" notice's data says it (messages.owed words it): the step,
+    the deadline, and under the execution vote (R23) whose execution the ballot is on, which is public."""
+    data = {"step": str(state.step), "step_number": state.step_number, "round": state.round}
+    if game.deadline is not None:
+        data["deadline"] = game.deadline.isoformat()
+    if state.execution_target is not None:
+        data["target"] = state.name(state.execution_target)
+        if seat == state.execution_target:
+            data["own_execution"] = True
+    return data
 
 
 def _claim_offers(change: "Change") -> dict[int, dict]:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # Dotted paths, read at the first notice: a channel's module imports the models and services it needs, and the
 # services import this one. In the order their outboxes are woken.
-CHANNELS = ("games.notify.webhooks.Webhooks", "games.notify.email.Email")
+CHANNELS = ("games.notify.webhooks.Webhooks", "games.notify.push.Push", "games.notify.email.Email")
 
 
 class Channel:

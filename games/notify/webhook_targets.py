@@ -73,15 +73,29 @@ def check_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return _("A webhook URL starts with https:// (or http://) and names a host.")
-    try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError, ValueError):
+    reached = reaches(parts.hostname, parts.port or 443)
+    if reached == UNRESOLVED:
         return _("%(host)s does not resolve to an address.") % {"host": parts.hostname}
-    if not all(allowed(info[4][0]) for info in infos):
+    if reached == BLOCKED:
         return _("%(host)s resolves to a private or local address, which webhooks may not reach.") % {
             "host": parts.hostname
         }
     return ""
+
+
+PUBLIC, UNRESOLVED, BLOCKED = "public", "unresolved", "blocked"
+
+
+def reaches(host: str, port: int) -> str:
+    """What `host` resolves to now: only addresses the site may reach (PUBLIC), none (UNRESOLVED), or at least one
+    it may not (BLOCKED)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError):
+        return UNRESOLVED
+    if not infos:
+        return UNRESOLVED
+    return PUBLIC if all(allowed(info[4][0]) for info in infos) else BLOCKED
 
 
 def allowed(address: str) -> bool:

@@ -33,6 +33,11 @@
     });
   }
 
+  // The service worker (static/js/sw.js): the site installable, readable offline, and reached by push.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* the pages work without it */ });
+  }
+
   // The browser's time zone, for the profile a new account is given and the pages of those who have none.
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

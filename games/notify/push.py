@@ -1,0 +1,300 @@
+"""Web Push out: the channel and its outbox. A notice a person wants pushed (their push preferences) becomes one
+row per device of theirs, made in the transaction of the notice; the outbox sends them after commit, at least once.
+
+What is pushed: "your move" and the deadline reminders (one notification for every game waiting on the reader:
+its tag and Topic are the same, so a newer push replaces the older one, shown or still undelivered), missed-round
+warnings and exiles, mentions, and a game's end. A push says what a stranger reading the phone's lock screen may
+read: the game, what is asked and by when; never a role, a card or a ballot.
+
+When: at once, or at the end of the reader's quiet hours (in their time zone) unless they marked the kind urgent.
+A push to a "your move" carries a TTL that ends at the deadline, and the device asks the site (`holds`) whether
+the move is still owed before showing it.
+
+Sending, as the other outboxes do: rows claimed with SELECT ... FOR UPDATE SKIP LOCKED and marked `sending` in a
+short transaction; the HTTP request outside any transaction; a row a dead worker left `sending` claimed again after
+CLAIM_TIMEOUT. The push service's answer decides: 201 sent; 404 or 410 the subscription is gone (the device is
+removed, and its rows with it); 429 and 5xx again after Retry-After when it says, else after a growing delay; 413
+and other refusals failed for good. One row that cannot be sent fails alone.
+"""
+
+import http.client
+import logging
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.announcements import describe_stored
+from games.dispatch import queue_now
+from games.engine import waiting_for
+from games.models import Game, Notification, Profile, PushDevice, PushMessage, PushPreferences, Seat
+from games.wording import when
+
+from .bell import owed_data
+from .channels import Channel
+from .failures import Failures
+from .messages import describe_notification, owed
+from .webhook_targets import BlockedAddress
+from .webpush import Answer, configured, public_key, redacted_error, send
+
+log = logging.getLogger(__name__)
+
+PREFERENCE = {
+    Notification.Kind.YOUR_MOVE: "moves",
+    Notification.Kind.REMINDER: "reminders",
+    Notification.Kind.WARNING: "warnings",
+    Notification.Kind.EXILED: "warnings",
+    Notification.Kind.MENTION: "mentions",
+    Notification.Kind.GAME_OVER: "endings",
+}
+URGENT_KINDS = (Notification.Kind.WARNING, Notification.Kind.EXILED)  # and moves: RFC 8030's "high"
+MOVES = "moves"  # the tag, and Topic, of every "your move" and reminder: one notification for all the games
+BATCH = 50
+CLAIM_TIMEOUT = timedelta(minutes=10)
+MAX_ATTEMPTS = 8
+MAX_DELAY = timedelta(hours=1)
+NO_DEADLINE_TTL = int(timedelta(days=7).total_seconds())  # what waits for no deadline waits a week at most
+SENT_STATUSES = (200, 201, 202)
+GONE_STATUSES = (404, 410)
+
+
+class Push(Channel):
+    """The notices its readers want pushed become rows of its outbox, one per device."""
+
+    def changes(self, changes, notices: list[Notification]) -> None:
+        if notices:
+            enqueue(notices, changes[0].now)
+
+    def notices(self, notices: list[Notification], now: datetime) -> None:
+        enqueue(notices, now)
+
+
+def enqueue(notices: list[Notification], now: datetime) -> int:
+    """A row per device for each notice its reader wants pushed, due now or when their quiet hours end; a notice
+    enqueued twice is one row (its key). Returns how many rows were asked for."""
+    notices = [notice for notice in notices if notice.kind in PREFERENCE]
+    if not notices or not configured():
+        return 0
+    readers = {notice.user_id for notice in notices}
+    devices = defaultdict(list)
+    for device in PushDevice.objects.filter(user_id__in=readers, server_key=public_key()).only("pk", "user_id"):
+        devices[device.user_id].append(device)
+    if not devices:
+        return 0
+    preferences = {p.user_id: p for p in PushPreferences.objects.filter(user_id__in=devices)}
+    zones = dict(Profile.objects.filter(user_id__in=devices).values_list("user_id", "time_zone"))
+    rows = []
+    for notice in notices:
+        wanted = preferences.get(notice.user_id) or PushPreferences(user_id=notice.user_id)
+        choice = getattr(wanted, PREFERENCE[notice.kind])
+        if choice == PushPreferences.Choice.OFF:
+            continue
+        due = now
+        if choice == PushPreferences.Choice.ON:
+            due = wanted.quiet_until(now, zones.get(notice.user_id, "UTC")) or now
+        for device in devices.get(notice.user_id, []):
+            rows.append(
+                PushMessage(
+                    device=device,
+                    game_id=notice.game_id,
+                    key=notice.key,
+                    kind=notice.kind,
+                    data=notice.data,
+                    tag=tag_of(notice.kind, notice.game_id),
+                    created_at=now,
+                    due_at=due,
+                )
+            )
+    if rows:
+        PushMessage.objects.bulk_create(rows, ignore_conflicts=True)
+        transaction.on_commit(_send_soon)
+    return len(rows)
+
+
+def tag_of(kind: str, game_id: int | None) -> str:
+    """The notification a push shows as: one for every move owed, one per game for the rest."""
+    if kind in (Notification.Kind.YOUR_MOVE, Notification.Kind.REMINDER):
+        return MOVES
+    return f"{PREFERENCE[kind]}-{game_id}"
+
+
+def _send_soon() -> None:
+    queue_now("games.send_pushes")
+
+
+# Sent outside any transaction, at least once
+
+
+def send_due_pushes(*, now: datetime | None = None, failures: Failures | None = None) -> int:
+    """Send every push due; returns how many pushes the push services took. Rows of one device and tag due together
+    are one push."""
+    failures = Failures() if failures is None else failures
+    sent = 0
+    while claimed := _claim(now or timezone.now()):
+        groups = defaultdict(list)
+        for row in claimed:
+            groups[(row.device_id, row.tag)].append(row)
+        for rows in groups.values():
+            try:
+                sent += _push(rows, now or timezone.now())
+            except Exception as error:
+                text = failures.add(f"push {rows[0].pk}", redacted_error(error, rows[0].device.endpoint))
+                _settle(rows, PushMessage.Status.FAILED, error=text)
+    return sent
+
+
+def _claim(now: datetime) -> list[PushMessage]:
+    due = Q(status=PushMessage.Status.PENDING, due_at__lte=now) | Q(
+        status=PushMessage.Status.SENDING, claimed_at__lt=now - CLAIM_TIMEOUT
+    )
+    with transaction.atomic():
+        rows = list(
+            PushMessage.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(due)
+            .select_related("device")
+            .order_by("due_at", "pk")[:BATCH]
+        )
+        PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
+            status=PushMessage.Status.SENDING, claimed_at=now
+        )
+    return rows
+
+
+def _push(rows: list[PushMessage], now: datetime) -> int:
+    """One push for these rows (one device, one tag); 1 if the push service took it."""
+    device = rows[0].device
+    if device.server_key != public_key():  # subscribed with an older key: its next visit subscribes it again
+        _settle(rows, PushMessage.Status.SKIPPED, error="the device subscribed with an older key")
+        return 0
+    profile = Profile.for_reading(get_user_model()(pk=device.user_id))
+    with translation.override(profile.language), timezone.override(profile.time_zone):
+        message, ttl = compose(rows, device.user_id, now)
+    if message is None:
+        _settle(rows, PushMessage.Status.SKIPPED)
+        return 0
+    tag = rows[0].tag
+    urgency = "high" if tag == MOVES or rows[0].kind in URGENT_KINDS else "normal"
+    try:
+        answer = send(device.endpoint, device.p256dh, device.auth, message, ttl=ttl, topic=tag, urgency=urgency)
+    except (OSError, http.client.HTTPException, BlockedAddress) as error:  # the connection's: tried again
+        answer, error_text = None, redacted_error(error, device.endpoint)
+    else:
+        error_text = f"HTTP {answer.status}"
+    return _answered(rows, device, answer, error_text, ttl, now)
+
+
+def _answered(rows: list[PushMessage], device: PushDevice, answer: Answer | None, error: str, ttl: int, now) -> int:
+    if answer is not None and answer.status in SENT_STATUSES:
+        _settle(rows, PushMessage.Status.SENT, sent_at=now)
+        PushDevice.objects.filter(pk=device.pk).update(last_sent_at=now)
+        return 1
+    if answer is not None and answer.status in GONE_STATUSES:
+        log.info("push subscription %s is gone (%s): device removed", device.pk, answer.status)
+        device.delete()  # and its rows
+        return 0
+    retried = answer is None or answer.status == 429 or answer.status >= 500
+    attempts = rows[0].attempts + 1
+    if not retried or attempts >= MAX_ATTEMPTS:
+        _settle(rows, PushMessage.Status.FAILED, error=error)
+        return 0
+    delay = min(timedelta(minutes=2 ** (attempts - 1)), MAX_DELAY)
+    if answer is not None and answer.retry_after is not None:
+        delay = timedelta(seconds=answer.retry_after)
+    if delay.total_seconds() >= ttl:  # it would arrive after it stops being true
+        _settle(rows, PushMessage.Status.SKIPPED, error=error)
+        return 0
+    PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
+        status=PushMessage.Status.PENDING, due_at=now + delay, attempts=F("attempts") + 1, error=error[:200]
+    )
+    return 0
+
+
+def _settle(rows: list[PushMessage], status: str, *, error: str = "", sent_at: datetime | None = None) -> None:
+    PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
+        status=status, error=error[:200], sent_at=sent_at, attempts=F("attempts") + 1
+    )
+
+
+# What a push says
+
+
+def compose(rows: list[PushMessage], user_id: int, now: datetime) -> tuple[dict | None, int]:
+    """The push for these rows, in the active language and zone, and its TTL in seconds; None when nothing of them
+    is still true (every move they announced was made)."""
+    if rows[0].tag == MOVES:
+        return _moves(user_id, now, reminder=any(row.kind == Notification.Kind.REMINDER for row in rows))
+    row = max(rows, key=lambda r: (r.created_at, r.pk))  # the newest of a game's tag says it
+    game = Game.objects.defer("state").filter(pk=row.game_id).first()
+    if game is None:
+        return None, 0
+    if row.kind == Notification.Kind.GAME_OVER:
+        title = _("%(game)s is over") % {"game": game.name}
+        body = describe_stored(row.data["event"], row.data)  # who won and how: no role
+        url = reverse("games:secret_history", args=[game.pk])
+    else:
+        title = game.name
+        body = describe_notification(Notification(kind=row.kind, data=row.data, user_id=user_id), game)
+        url = reverse("games:thread", args=[game.pk])
+    return {"tag": row.tag, "title": title, "body": body, "url": url}, NO_DEADLINE_TTL
+
+
+def _moves(user_id: int, now: datetime, *, reminder: bool) -> tuple[dict | None, int]:
+    """Every move the reader owes now, as one notification: the games, what each asks and by when."""
+    owing = owed_now(user_id)
+    if not owing:
+        return None, 0
+    if len(owing) == 1:
+        game, data = owing[0]
+        title = (_("Reminder: your move in %(game)s") if reminder else _("Your move in %(game)s")) % {"game": game.name}
+        lines = [_sentence(owed(data), game)]
+        url = reverse("games:thread", args=[game.pk]) + "#panel"
+    else:
+        title = ngettext("Your move in %(count)s game", "Your move in %(count)s games", len(owing)) % {
+            "count": len(owing)
+        }
+        lines = [f"{game.name}: {_sentence(owed(data), game)}" for game, data in owing]
+        url = reverse("games:home")
+    deadlines = [game.deadline for game, _data in owing if game.deadline is not None]
+    ttl = int((max(deadlines) - now).total_seconds()) if len(deadlines) == len(owing) else NO_DEADLINE_TTL
+    holds = ",".join(f"{game.pk}.{data['step_number']}" for game, data in owing)
+    message = {"tag": MOVES, "title": title, "body": "\n".join(lines), "url": url, "holds": holds}
+    return message, ttl
+
+
+def _sentence(asked: str, game: Game) -> str:
+    if game.deadline is None:
+        return asked
+    return _("%(owed)s, by %(deadline)s") % {"owed": asked, "deadline": when(game.deadline)}
+
+
+def owed_now(user_id: int) -> list[tuple[Game, dict]]:
+    """Each running game that waits for a move of the reader's, with what it asks (a notice's data)."""
+    seats = Seat.objects.filter(
+        user_id=user_id, active=True, pending=False, number__isnull=False, game__status=Game.Status.RUNNING
+    ).select_related("game")
+    owing = []
+    for seat in seats.order_by("game__deadline", "game_id"):
+        game = seat.game
+        if game.paused_at is not None:
+            continue
+        state = game.load_state()
+        if seat.number in waiting_for(state):
+            owing.append((game, owed_data(game, state, seat.number)))
+    return owing
+
+
+def still_owed(user_id: int, holds: str) -> bool:
+    """Whether any of the moves a push announced (`holds`: "game.step,...") is still the reader's to make: the
+    device asks before it shows a "your move" that may have waited in the push service."""
+    announced = set()
+    for item in holds.split(",")[:50]:
+        game, _dot, step = item.partition(".")
+        if game.isdigit() and step.isdigit():
+            announced.add((int(game), int(step)))
+    return any((game.pk, data["step_number"]) in announced for game, data in owed_now(user_id))

@@ -1,0 +1,78 @@
+"""A person's devices for push notifications: subscribed from their notifications settings (the page or the API),
+listed, removed; and what they want pushed, and when.
+
+A browser's subscription belongs to whoever subscribed it last: the same browser signed in as someone else and
+subscribed again pushes to them only. Signing out of the session that subscribed a device removes it; so does
+deleting the account (the rows go with it).
+"""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.models import PushDevice, PushPreferences
+from games.notify.webpush import check_endpoint, check_keys, configured, public_key
+
+from .errors import GameError
+
+MAX_DEVICES = 20  # per person: a phone, a tablet, a few browsers, with room to spare
+
+
+class DeviceError(GameError):
+    """The subscription cannot be kept: why, in the reader's words."""
+
+
+def subscribe(user, *, endpoint: str, p256dh: str, auth: str, browser: str, session_key: str, now: datetime):
+    """Keep the browser's subscription for `user`: a new device, or the same one made again (new keys, a new
+    session). Bad input raises DeviceError and keeps nothing."""
+    if not configured():
+        raise DeviceError(_("This site does not send push notifications."), code="push_off")
+    problem = check_endpoint(endpoint) or check_keys(p256dh, auth)
+    if problem:
+        raise DeviceError(problem, code="invalid_subscription")
+    with transaction.atomic():
+        existing = PushDevice.objects.select_for_update().filter(endpoint=endpoint).first()
+        if existing is None and PushDevice.objects.filter(user=user).count() >= MAX_DEVICES:
+            raise DeviceError(
+                _("You have %(count)s devices for notifications: remove one before adding another.")
+                % {"count": MAX_DEVICES},
+                code="too_many_devices",
+            )
+        fields = {
+            "user": user,
+            "p256dh": p256dh,
+            "auth": auth,
+            "server_key": public_key(),
+            "browser": browser[:80],
+            "session_key": session_key or "",
+        }
+        if existing is None:
+            return PushDevice.objects.create(endpoint=endpoint, created_at=now, **fields)
+        for name, value in fields.items():
+            setattr(existing, name, value)
+        if existing.user_id != user.pk:
+            existing.created_at, existing.last_sent_at = now, None
+            existing.messages.all().delete()  # what was waiting for its former owner is not for this one
+        existing.save()
+        return existing
+
+
+def remove_device(user, device_id: int) -> bool:
+    """Remove one of `user`'s devices (and what waits to be pushed to it); False if they have no such device."""
+    deleted, _by_model = PushDevice.objects.filter(user=user, pk=device_id).delete()
+    return bool(deleted)
+
+
+def remove_session_devices(session_key: str | None) -> int:
+    """Signing out: the devices subscribed in that session stop getting pushes."""
+    if not session_key:
+        return 0
+    _deleted, by_model = PushDevice.objects.filter(session_key=session_key).delete()
+    return by_model.get(PushDevice._meta.label, 0)
+
+
+def save_preferences(user, values: dict) -> PushPreferences:
+    """Store the person's push preferences (values already checked by a form or the API's schema)."""
+    preferences, _made = PushPreferences.objects.update_or_create(user=user, defaults=values)
+    return preferences

@@ -1,0 +1,261 @@
+"""Issue 42: Web Push as a channel. Against a push service on loopback that speaks RFC 8030 over HTTPS, checks
+each push's VAPID JWT and decrypts it as RFC 8291 says (tests/push_service.py): "your move" pushed once per step
+and device, every game waiting in one notification (a tag and a Topic), a TTL that ends at the deadline; nothing a
+stranger may not read; quiet hours and urgent kinds; retries that honour Retry-After; a gone subscription removed;
+one bad row never holding the others; the endpoint checked as webhooks' are, when subscribed and when connecting."""
+
+from datetime import UTC, datetime, time, timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Notification, Profile, PushDevice, PushMessage, PushPreferences
+from games.notify.push import send_due_pushes
+from games.notify.webpush import new_private_key, public_key
+from games.services import make_move
+from games.services.devices import DeviceError, remove_session_devices, subscribe
+from games.services.forum import post_message
+from tests.factories import NAMES, make_user, running_game
+from tests.games.helpers import in_threads, reload, user
+from tests.push_service import PushService
+
+pytestmark = pytest.mark.django_db
+KEY = new_private_key()
+SECRET_WORDS = {"liberal", "fascist", "hitler", "ja", "nein"}  # a role, a card's side, a ballot
+
+
+@pytest.fixture
+def service(settings, monkeypatch):
+    """The push service, trusted as a private CA would be, on an address the site may reach in the tests."""
+    settings.VAPID_PRIVATE_KEY = KEY
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    push = PushService(public_key())
+    monkeypatch.setenv("SSL_CERT_FILE", str(push.certificate))
+    yield push
+    push.close()
+
+
+def phone(service: PushService, name: str, *, session_key: str = ""):
+    """`name`'s phone, subscribed as the devices page does: the push service's subscription, and the device."""
+    subscription = service.subscribe()
+    sent = subscription.as_browser_gives_it()
+    keys = sent["keys"]
+    subscribe(make_user(name), endpoint=sent["endpoint"], p256dh=keys["p256dh"], auth=keys["auth"],
+              browser="Chrome on Android", session_key=session_key, now=timezone.now())  # fmt: skip
+    return subscription
+
+
+def nominate(game, now=None):
+    make_move(game.pk, user("ann"), {"type": "nominate", "target": "bob"}, reload(game).step_number, now=now)
+
+
+def test_your_move_is_pushed_once_signed_and_encrypted_with_a_ttl_that_ends_at_the_deadline(service):
+    game = running_game(now=timezone.now())
+    phones = {name: phone(service, name) for name in NAMES[:5]}
+    nominate(game)
+    assert send_due_pushes() == 5
+    assert service.refused == []  # every JWT and payload checked out
+    for subscription in phones.values():
+        [push] = subscription.received
+        assert push["message"]["title"] == f"Your move in {game.name}"
+        assert push["message"]["body"].startswith("vote on the government, by ")
+        assert push["message"]["url"] == f"/games/{game.pk}/#panel"
+        assert push["message"]["tag"] == push["topic"] == "moves" and push["urgency"] == "high"
+        left = (reload(game).deadline - timezone.now()).total_seconds()
+        assert left - 60 < push["ttl"] <= left + 1
+    assert send_due_pushes() == 0  # once
+    assert {row.status for row in PushMessage.objects.all()} == {PushMessage.Status.SENT}
+    assert all(device.last_sent_at for device in PushDevice.objects.all())
+
+
+def test_several_games_waiting_are_one_notification_that_names_each(service):
+    first, second = running_game(now=timezone.now()), running_game(now=timezone.now())
+    ann = phone(service, "ann")
+    nominate(first)
+    nominate(second)
+    assert send_due_pushes() == 1  # both rows due together: one push
+    [message] = ann.messages
+    assert message["title"] == "Your move in 2 games" and message["tag"] == "moves"
+    assert message["body"].count("vote on the government") == 2 and first.name in message["body"]
+    assert message["holds"] == f"{first.pk}.{reload(first).step_number},{second.pk}.{reload(second).step_number}"
+
+
+def test_a_push_for_a_move_already_made_is_not_sent_and_the_device_is_told_it_no_longer_holds(service, client_for):
+    game = running_game(now=timezone.now())
+    bob = phone(service, "bob")
+    nominate(game)
+    holds = f"{game.pk}.{reload(game).step_number}"
+    assert client_for("bob").get(f"/push/holds/?moves={holds}").json() == {"holds": True}
+    make_move(game.pk, user("bob"), {"type": "vote", "vote": "ja"}, reload(game).step_number)
+    assert client_for("bob").get(f"/push/holds/?moves={holds}").json() == {"holds": False}
+    assert send_due_pushes() == 0 and bob.received == []
+    assert PushMessage.objects.get().status == PushMessage.Status.SKIPPED
+    from django.test import Client
+
+    assert Client().get(f"/push/holds/?moves={holds}").status_code == 401  # says nothing to a stranger
+
+
+def test_no_push_says_a_role_a_card_or_a_ballot(service):
+    """A whole game's pushes, as a stranger reading the lock screen would: the game, what is asked, by when."""
+    from tests.factories import governments
+
+    game = running_game(now=timezone.now())
+    phones = [phone(service, name) for name in NAMES[:5]]
+    for action in governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan")):
+        name = action.pop("by")
+        make_move(game.pk, user(name), action, reload(game).step_number)
+        send_due_pushes()
+    messages = [message for subscription in phones for message in subscription.messages]
+    assert len(messages) > 10
+    for message in messages:
+        words = f"{message['title']} {message['body']}".lower().replace(",", " ").split()
+        assert not set(words) & SECRET_WORDS, message
+    asked = {message["body"].split(",")[0] for message in messages}
+    assert asked == {"nominate a chancellor", "vote on the government", "discard one of your three policies",
+                     "enact one of your two policies"}  # fmt: skip
+
+
+def test_quiet_hours_hold_a_push_until_they_end_in_the_reader_s_zone_unless_marked_urgent(service):
+    madrid_late = datetime(2026, 12, 4, 22, 30, tzinfo=UTC)  # 23:30 in Madrid
+    game = running_game(now=madrid_late)
+    for name in ("bob", "cat", "dan"):
+        phone(service, name)
+        Profile.objects.update_or_create(user=user(name), defaults={"time_zone": "Europe/Madrid"})
+    quiet = {"quiet_from": time(22), "quiet_to": time(7)}
+    PushPreferences.objects.create(user=user("bob"), **quiet)
+    PushPreferences.objects.create(user=user("cat"), moves=PushPreferences.Choice.URGENT, **quiet)
+    PushPreferences.objects.create(user=user("dan"), moves=PushPreferences.Choice.OFF)
+    nominate(game, now=madrid_late)
+    due = dict(PushMessage.objects.values_list("device__user__username", "due_at"))
+    assert due == {"bob": datetime(2026, 12, 5, 6, 0, tzinfo=UTC), "cat": madrid_late}  # 07:00 in Madrid; dan: off
+
+
+@pytest.mark.parametrize(
+    ("answer", "waits"),
+    [
+        ((429, {"Retry-After": "120"}), timedelta(seconds=120)),
+        ((503, {}), timedelta(minutes=1)),
+        ((500, {"Retry-After": "Fri, 04 Dec 2099 00:00:00 GMT"}), None),
+    ],
+)
+def test_a_busy_push_service_is_tried_again_when_it_says_else_after_a_growing_delay(service, answer, waits):
+    game = running_game(now=timezone.now())
+    bob = phone(service, "bob")
+    bob.answers.append(answer)
+    nominate(game)
+    now = timezone.now()
+    assert send_due_pushes(now=now) == 0
+    row = PushMessage.objects.get()
+    if waits is None:  # later than the deadline: it would say something no longer true
+        assert row.status == PushMessage.Status.SKIPPED and bob.received == []
+        return
+    assert row.status == PushMessage.Status.PENDING and row.due_at == now + waits and row.attempts == 1
+    assert row.error == f"HTTP {answer[0]}"
+    assert send_due_pushes(now=now + waits - timedelta(seconds=1)) == 0
+    assert send_due_pushes(now=now + waits) == 1 and len(bob.received) == 1
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_subscription_the_push_service_says_is_gone_is_removed_and_the_others_go_on(service, status):
+    game = running_game(now=timezone.now())
+    bob, cat = phone(service, "bob"), phone(service, "cat")
+    bob.answers.append((status, {}))
+    nominate(game)
+    assert send_due_pushes() == 1
+    assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["cat"]
+    assert len(cat.received) == 1 and PushMessage.objects.filter(device__user__username="bob").count() == 0
+
+
+def test_a_refused_push_fails_for_good_and_a_row_that_cannot_be_told_fails_alone(service):
+    game, other = running_game(now=timezone.now()), running_game(now=timezone.now())
+    bob, dan = phone(service, "bob"), phone(service, "dan")
+    phone(service, "cat")
+    bob.answers.append((413, {}))
+    nominate(game)
+    post_message(other.pk, user("ann"), "@cat look at this", now=timezone.now())
+    PushMessage.objects.filter(kind=Notification.Kind.MENTION).update(data={"broken": True})
+    assert send_due_pushes() == 2  # cat's and dan's "your move"
+    assert PushMessage.objects.get(device__user__username="bob").status == PushMessage.Status.FAILED
+    mention = PushMessage.objects.get(kind=Notification.Kind.MENTION)
+    assert mention.status == PushMessage.Status.FAILED and "KeyError" in mention.error
+    assert send_due_pushes() == 0 and len(bob.received) == 0 and len(dan.received) == 1
+
+
+def test_a_mention_and_a_warning_are_pushed_each_with_its_own_tag(service):
+    game = running_game(now=timezone.now())
+    cat = phone(service, "cat")
+    post_message(game.pk, user("ann"), "@cat what do you think?", now=timezone.now())
+    assert send_due_pushes() == 1
+    [message] = cat.messages
+    assert message == {"tag": f"mentions-{game.pk}", "title": game.name, "body": f"ann mentioned you in {game.name}.",
+                       "url": f"/games/{game.pk}/"}  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_sending_at_once_push_each_row_once(service):
+    if connection.vendor != "postgresql":
+        pytest.skip("SKIP LOCKED is PostgreSQL's")
+    game = running_game(now=timezone.now())
+    phones = [phone(service, name) for name in NAMES[:5]]
+    nominate(game)
+    results = in_threads(send_due_pushes, send_due_pushes)
+    assert sum(results) == 5 and [len(p.received) for p in phones] == [1] * 5
+
+
+def test_a_device_subscribed_with_an_older_key_gets_nothing_until_it_subscribes_again(service, settings):
+    game = running_game(now=timezone.now())
+    bob = phone(service, "bob")
+    settings.VAPID_PRIVATE_KEY = new_private_key()  # the keys changed: the push service would refuse the old one
+    nominate(game)
+    assert PushMessage.objects.count() == 0 and bob.received == []
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "words"),
+    [
+        ("http://127.0.0.1/push/1", "starts with https://"),
+        ("https://10.1.2.3/push/1", "private or local address"),
+        ("https://[::ffff:169.254.169.254]/push/1", "private or local address"),
+        ("https://[64:ff9b::a00:1]/push/1", "private or local address"),
+        ("https://user:secret@127.0.0.1/push/1", "starts with https://"),
+        ("https://127.0.0.1/" + "p" * 1000, "too long"),
+        ("https://no-such-host.invalid/push/1", "does not resolve"),
+    ],
+)
+def test_an_endpoint_the_site_may_not_post_to_is_refused_and_nothing_is_kept(service, endpoint, words):
+    keys = service.subscribe().as_browser_gives_it()["keys"]
+    with pytest.raises(DeviceError, match=words):
+        subscribe(make_user("ann"), endpoint=endpoint, p256dh=keys["p256dh"], auth=keys["auth"], browser="",
+                  session_key="", now=timezone.now())  # fmt: skip
+    assert PushDevice.objects.count() == 0
+
+
+def test_the_endpoint_is_checked_again_when_connecting(service, settings):
+    game = running_game(now=timezone.now())
+    bob = phone(service, "bob")
+    settings.WEBHOOK_ALLOWED_ADDRESSES = []  # as if its name now resolved to loopback
+    nominate(game)
+    assert send_due_pushes() == 0 and bob.received == []
+    row = PushMessage.objects.get()
+    assert row.status == PushMessage.Status.PENDING and "BlockedAddress" in row.error
+    assert f"/push/{bob.number}" not in row.error  # the endpoint's path is the device's credential
+
+
+def test_signing_out_removes_the_session_s_devices_and_deleting_the_account_removes_all(service):
+    from games.services.accounts import delete_account
+
+    phone(service, "ann", session_key="s1")
+    phone(service, "ann", session_key="s2")
+    phone(service, "bob", session_key="s3")
+    assert remove_session_devices("s1") == 1
+    delete_account(user("ann"))
+    assert list(PushDevice.objects.values_list("session_key", flat=True)) == ["s3"]
+
+
+def test_a_browser_subscribed_again_by_another_account_pushes_to_that_one_only(service):
+    bob = service.subscribe().as_browser_gives_it()
+    for name in ("ann", "bob"):
+        subscribe(make_user(name), endpoint=bob["endpoint"], p256dh=bob["keys"]["p256dh"],
+                  auth=bob["keys"]["auth"], browser="", session_key="", now=timezone.now())  # fmt: skip
+    assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]
