@@ -37,6 +37,9 @@ from .models import (
     Profile,
     Proposal,
     ProposalBallot,
+    PushDevice,
+    PushMessage,
+    PushPreferences,
     Rename,
     Seat,
     SecretWitness,
@@ -325,6 +328,40 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     list_display = ("event", "subscription", "status", "attempts", "created_at", "due_at", "last_error")
     list_filter = ("status", "event")
     raw_id_fields = ("subscription",)
+
+
+@admin.register(PushDevice)
+class PushDeviceAdmin(NeverFiltersBy):
+    """A person's devices: which browser, since when, last sent to; removed here, it gets nothing more. Its
+    endpoint and keys are its credentials (whoever holds them may push to it): the host only, never filtered by."""
+
+    list_display = ("user", "browser", "address", "created_at", "last_sent_at")
+    fields = ("user", "browser", "address", "created_at", "last_sent_at")
+    readonly_fields = fields
+    search_fields = ("user__username",)
+    unfilterable = ("endpoint", "p256dh", "auth", "session_key", "server_key")
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description="push service")
+    def address(self, device: PushDevice) -> str:
+        return redacted(device.endpoint)
+
+
+@admin.register(PushPreferences)
+class PushPreferencesAdmin(admin.ModelAdmin):
+    list_display = ("user", "moves", "reminders", "warnings", "mentions", "endings", "quiet_from", "quiet_to")
+    raw_id_fields = ("user",)
+
+
+@admin.register(PushMessage)
+class PushMessageAdmin(ReadOnly, admin.ModelAdmin):
+    """The push outbox: what waits, what went, what failed and why. The outbox is its one writer."""
+
+    list_display = ("kind", "device", "game", "status", "attempts", "created_at", "due_at", "sent_at", "error")
+    list_filter = ("status", "kind")
+    raw_id_fields = ("device", "game")
 
 
 @admin.register(SecretWitness)

@@ -176,6 +176,9 @@ class Api:
     def put(self, path: str, body: dict | None = None):
         return self.client.put(f"/api/v1{path}", body or {}, content_type="application/json", **self.headers)
 
+    def delete(self, path: str):
+        return self.client.delete(f"/api/v1{path}", **self.headers)
+
 
 def game_now(players: int = 5) -> Game:
     return running_game(players, now=timezone.now())

@@ -14,8 +14,9 @@ from sh_site.errors import problem_response
 
 # Where a refusal's code says the thing is not there, or not the caller's to do; anything else the game refuses
 # now is a conflict with its state (409).
-NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session", "no_such_player"}
+NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session", "no_such_player", "no_such_device"}
 FORBIDDEN = {"not_seated", "not_in_game", "cannot_post", "banned", "saw_secrets", "insufficient_scope"}
+UNPROCESSABLE = {"invalid_subscription", "invalid_preferences"}  # well-formed, but not what it must be
 
 
 class Problem(Schema):
@@ -135,7 +136,8 @@ def _field_path(location: list[str]) -> list[str]:
 
 
 def _refused(request, error: GameError):
-    status = 404 if error.code in NOT_FOUND else 403 if error.code in FORBIDDEN else 409
+    statuses = ((NOT_FOUND, 404), (FORBIDDEN, 403), (UNPROCESSABLE, 422))
+    status = next((status for codes, status in statuses if error.code in codes), 409)
     return problem(request, status, error.code, for_programs(error), **error.details)
 
 

@@ -73,7 +73,11 @@ def check_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return _("A webhook URL starts with https:// (or http://) and names a host.")
-    reached = reaches(parts.hostname, parts.port or 443)
+    try:
+        port = parts.port or 443
+    except ValueError:  # out of range: no address has it
+        return _("%(host)s does not resolve to an address.") % {"host": parts.hostname}
+    reached = reaches(parts.hostname, port)
     if reached == UNRESOLVED:
         return _("%(host)s does not resolve to an address.") % {"host": parts.hostname}
     if reached == BLOCKED:

@@ -4,7 +4,7 @@ critical violation, in English and French, on a desktop and a phone; and a round
 The pages: the lobby, the new-game form, a game's thread with the panel of the player who owes each step's move
 (nomination, ballot, discard, enactment, investigation, special election, execution, execution vote), the
 sign-ups, the graveyard, the secret history, the rules, the confirmation page, the profile pages, the
-notifications, the absences, every moderation page and the account pages.
+notifications, the absences, the devices page, the offline page, every moderation page and the account pages.
 """
 
 from datetime import timedelta
@@ -16,6 +16,8 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.models import PushDevice
+from games.notify.webpush import new_private_key, public_key
 from games.services import cancel, create_game
 from games.services.forum import mark_read, post_message
 from games.services.knowledge import record_witness
@@ -71,11 +73,15 @@ def build_world() -> dict[str, list[str]]:
     mark_read(make_user("eve"), execution_vote, "main", timezone.now() - timedelta(hours=1))
     post_message(execution_vote.pk, make_user("cat"), "I trust @dan.")  # eve's page: a "New posts" line above
     record_witness(execution_vote, moderator)  # past the warning there (issue 29); asked first on the nomination's
+    PushDevice.objects.create(user=make_user("ann"), endpoint="https://push.example.org/1", p256dh="k", auth="a",
+                              server_key=public_key(), browser="Firefox on Android",
+                              created_at=timezone.now())  # fmt: skip
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",
                f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/", f"/games/{finished.pk}/replay/",
-               "/stats/"],
+               "/stats/", "/offline/"],
         "ann": ["/", "/games/new/", "/profile/", "/profile/absences/", "/profile/tokens/", "/notifications/",
+                "/profile/devices/",
                 "/users/ann/", f"/games/{nomination.pk}/", f"/games/{discard.pk}/"],
         "cat": [f"/games/{ballot.pk}/", f"/games/{special.pk}/"],
         "bob": [f"/games/{investigation.pk}/", f"/games/{enact.pk}/"],
@@ -97,7 +103,10 @@ def axe_source() -> str:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_no_serious_or_critical_accessibility_violation_on_any_page(browser, live_server, axe_source, language, device):
+def test_no_serious_or_critical_accessibility_violation_on_any_page(
+    browser, live_server, axe_source, settings, language, device
+):
+    settings.VAPID_PRIVATE_KEY = new_private_key()  # the devices page as a site that pushes shows it
     pages = build_world()
     found = {}
 
