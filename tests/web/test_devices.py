@@ -45,9 +45,10 @@ def test_a_subscription_sent_by_the_page_is_listed_as_this_browser_and_removed(c
     assert f'data-endpoint="{subscription["endpoint"]}"' in page and f'data-key="{public_key()}"' in page
     assert client_for("bob").post(f"/profile/devices/{device.pk}/remove/", follow=True).status_code == 200
     assert PushDevice.objects.count() == 1  # not bob's to remove
-    assert "The device gets no more notifications." in ann.post(
-        f"/profile/devices/{device.pk}/remove/", follow=True
-    ).content.decode()
+    assert (
+        "The device gets no more notifications."
+        in ann.post(f"/profile/devices/{device.pk}/remove/", follow=True).content.decode()
+    )
     assert PushDevice.objects.count() == 0
 
 
