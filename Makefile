@@ -19,7 +19,7 @@ PARALLEL = -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup
 ALONE = chaos or processes
 FAST = -m "not e2e and not chaos and not processes and not slow"
 
-.PHONY: run test test-fast lint format docs docs-api bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow chaos clean
+.PHONY: run test test-fast lint format docs docs-api bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow bench-push chaos clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -103,6 +103,11 @@ bench-pages: bench-db
 
 bench-follow: bench-db
 	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_follow --followers 200 --seconds 15
+
+# From a move to its "your move" push (a push service on loopback) and email (an SMTP server on loopback), 100 games
+# moving at once, the Celery worker sending (docs/measurements.md).
+bench-push: bench-db
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(PY) manage.py bench_push --games 100 --waves 3
 
 bench-live: bench-db
 	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300

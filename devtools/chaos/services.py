@@ -155,6 +155,7 @@ class MailServer:
     def __init__(self, refused: tuple[str, ...] = ()) -> None:
         self.port, self.refused = free_port(), set(refused)
         self.messages: list[tuple[str, str, str]] = []  # (to, subject, text)
+        self.arrivals: list[tuple[str, float]] = []  # (to, time.monotonic() when the message was taken)
         self.refusals: Counter = Counter()  # address: times refused
         self.controller: Controller | None = None
 
@@ -170,6 +171,7 @@ class MailServer:
         text = message.get_body(("plain",))
         for to in envelope.rcpt_tos:
             self.messages.append((to, str(message["Subject"]), text.get_content() if text else ""))
+            self.arrivals.append((to, time.monotonic()))
         return "250 OK"
 
     def start(self) -> None:

@@ -22,7 +22,6 @@ import logging
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -137,15 +136,14 @@ def send_due_pushes(*, now: datetime | None = None, failures: Failures | None = 
     failures = Failures() if failures is None else failures
     sent = 0
     while claimed := _claim(now or timezone.now()):
-        groups = defaultdict(list)
-        for row in claimed:
-            groups[(row.device_id, row.tag)].append(row)
-        for rows in groups.values():
+        batch = _Batch(claimed)
+        for rows in batch.groups():
             try:
-                sent += _push(rows, now or timezone.now())
+                sent += _push(rows, batch, now or timezone.now())
             except Exception as error:
                 text = failures.add(f"push {rows[0].pk}", redacted_error(error, rows[0].device.endpoint))
-                _settle(rows, PushMessage.Status.FAILED, error=text)
+                batch.settle(rows, PushMessage.Status.FAILED, error=text)
+        batch.write(now or timezone.now())
     return sent
 
 
@@ -166,17 +164,53 @@ def _claim(now: datetime) -> list[PushMessage]:
     return rows
 
 
-def _push(rows: list[PushMessage], now: datetime) -> int:
+class _Batch:
+    """A claim's rows with what their pushes read, read once for them all (each reader's profile, the moves each
+    owes now with every game's state loaded once, the games named), and what became of them, written at the end
+    in a statement per outcome."""
+
+    def __init__(self, rows: list[PushMessage]) -> None:
+        self.rows = rows
+        readers = {row.device.user_id for row in rows}
+        self.profiles = {profile.user_id: profile for profile in Profile.objects.filter(user_id__in=readers)}
+        self.owing = owed_by({row.device.user_id for row in rows if row.tag == MOVES})
+        self.games = Game.objects.defer("state").in_bulk({row.game_id for row in rows if row.tag != MOVES})
+        self.settled: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.sent_to: set[int] = set()
+
+    def groups(self) -> list[list[PushMessage]]:
+        grouped = defaultdict(list)
+        for row in self.rows:
+            grouped[(row.device_id, row.tag)].append(row)
+        return list(grouped.values())
+
+    def profile(self, user_id: int) -> Profile:
+        return self.profiles.get(user_id) or Profile(user_id=user_id)
+
+    def settle(self, rows: list[PushMessage], status: str, *, error: str = "") -> None:
+        self.settled[(status, error[:200])] += [row.pk for row in rows]
+
+    def write(self, now: datetime) -> None:
+        for (status, error), pks in self.settled.items():
+            sent_at = now if status == PushMessage.Status.SENT else None
+            PushMessage.objects.filter(pk__in=pks).update(
+                status=status, error=error, sent_at=sent_at, attempts=F("attempts") + 1
+            )
+        if self.sent_to:
+            PushDevice.objects.filter(pk__in=self.sent_to).update(last_sent_at=now)
+
+
+def _push(rows: list[PushMessage], batch: _Batch, now: datetime) -> int:
     """One push for these rows (one device, one tag); 1 if the push service took it."""
     device = rows[0].device
     if device.server_key != public_key():  # subscribed with an older key: its next visit subscribes it again
-        _settle(rows, PushMessage.Status.SKIPPED, error="the device subscribed with an older key")
+        batch.settle(rows, PushMessage.Status.SKIPPED, error="the device subscribed with an older key")
         return 0
-    profile = Profile.for_reading(get_user_model()(pk=device.user_id))
+    profile = batch.profile(device.user_id)
     with translation.override(profile.language), timezone.override(profile.time_zone):
-        message, ttl = compose(rows, device.user_id, now)
+        message, ttl = compose(rows, batch, now)
     if message is None:
-        _settle(rows, PushMessage.Status.SKIPPED)
+        batch.settle(rows, PushMessage.Status.SKIPPED)
         return 0
     tag = rows[0].tag
     urgency = "high" if tag == MOVES or rows[0].kind in URGENT_KINDS else "normal"
@@ -186,13 +220,14 @@ def _push(rows: list[PushMessage], now: datetime) -> int:
         answer, error_text = None, redacted_error(error, device.endpoint)
     else:
         error_text = f"HTTP {answer.status}"
-    return _answered(rows, device, answer, error_text, ttl, now)
+    return _answered(rows, batch, answer, error_text, ttl, now)
 
 
-def _answered(rows: list[PushMessage], device: PushDevice, answer: Answer | None, error: str, ttl: int, now) -> int:
+def _answered(rows: list[PushMessage], batch: _Batch, answer: Answer | None, error: str, ttl: int, now) -> int:
+    device = rows[0].device
     if answer is not None and answer.status in SENT_STATUSES:
-        _settle(rows, PushMessage.Status.SENT, sent_at=now)
-        PushDevice.objects.filter(pk=device.pk).update(last_sent_at=now)
+        batch.settle(rows, PushMessage.Status.SENT)
+        batch.sent_to.add(device.pk)
         return 1
     if answer is not None and answer.status in GONE_STATUSES:
         log.info("push subscription %s is gone (%s): device removed", device.pk, answer.status)
@@ -201,13 +236,13 @@ def _answered(rows: list[PushMessage], device: PushDevice, answer: Answer | None
     retried = answer is None or answer.status == 429 or answer.status >= 500
     attempts = rows[0].attempts + 1
     if not retried or attempts >= MAX_ATTEMPTS:
-        _settle(rows, PushMessage.Status.FAILED, error=error)
+        batch.settle(rows, PushMessage.Status.FAILED, error=error)
         return 0
     delay = min(timedelta(minutes=2 ** (attempts - 1)), MAX_DELAY)
     if answer is not None and answer.retry_after is not None:
         delay = timedelta(seconds=answer.retry_after)
     if delay.total_seconds() >= ttl:  # it would arrive after it stops being true
-        _settle(rows, PushMessage.Status.SKIPPED, error=error)
+        batch.settle(rows, PushMessage.Status.SKIPPED, error=error)
         return 0
     PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
         status=PushMessage.Status.PENDING, due_at=now + delay, attempts=F("attempts") + 1, error=error[:200]
@@ -215,22 +250,17 @@ def _answered(rows: list[PushMessage], device: PushDevice, answer: Answer | None
     return 0
 
 
-def _settle(rows: list[PushMessage], status: str, *, error: str = "", sent_at: datetime | None = None) -> None:
-    PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
-        status=status, error=error[:200], sent_at=sent_at, attempts=F("attempts") + 1
-    )
-
-
 # What a push says
 
 
-def compose(rows: list[PushMessage], user_id: int, now: datetime) -> tuple[dict | None, int]:
+def compose(rows: list[PushMessage], batch: _Batch, now: datetime) -> tuple[dict | None, int]:
     """The push for these rows, in the active language and zone, and its TTL in seconds; None when nothing of them
     is still true (every move they announced was made)."""
     if rows[0].tag == MOVES:
-        return _moves(user_id, now, reminder=any(row.kind == Notification.Kind.REMINDER for row in rows))
+        reminder = any(row.kind == Notification.Kind.REMINDER for row in rows)
+        return _moves(batch.owing.get(rows[0].device.user_id, []), now, reminder=reminder)
     row = max(rows, key=lambda r: (r.created_at, r.pk))  # the newest of a game's tag says it
-    game = Game.objects.defer("state").filter(pk=row.game_id).first()
+    game = batch.games.get(row.game_id)
     if game is None:
         return None, 0
     if row.kind == Notification.Kind.GAME_OVER:
@@ -239,14 +269,13 @@ def compose(rows: list[PushMessage], user_id: int, now: datetime) -> tuple[dict 
         url = reverse("games:secret_history", args=[game.pk])
     else:
         title = game.name
-        body = describe_notification(Notification(kind=row.kind, data=row.data, user_id=user_id), game)
+        body = describe_notification(Notification(kind=row.kind, data=row.data, user_id=row.device.user_id), game)
         url = reverse("games:thread", args=[game.pk])
     return {"tag": row.tag, "title": title, "body": body, "url": url}, NO_DEADLINE_TTL
 
 
-def _moves(user_id: int, now: datetime, *, reminder: bool) -> tuple[dict | None, int]:
+def _moves(owing: list[tuple[Game, dict]], now: datetime, *, reminder: bool) -> tuple[dict | None, int]:
     """Every move the reader owes now, as one notification: the games, what each asks and by when."""
-    owing = owed_now(user_id)
     if not owing:
         return None, 0
     if len(owing) == 1:
@@ -273,19 +302,21 @@ def _sentence(asked: str, game: Game) -> str:
     return _("%(owed)s, by %(deadline)s") % {"owed": asked, "deadline": when(game.deadline)}
 
 
-def owed_now(user_id: int) -> list[tuple[Game, dict]]:
-    """Each running game that waits for a move of the reader's, with what it asks (a notice's data)."""
+def owed_by(user_ids: set[int]) -> dict[int, list[tuple[Game, dict]]]:
+    """For each of these readers, each running game that waits for a move of theirs, with what it asks (a
+    notice's data), soonest deadline first: one query, and each game's state read once whoever sits in it."""
     seats = Seat.objects.filter(
-        user_id=user_id, active=True, pending=False, number__isnull=False, game__status=Game.Status.RUNNING
-    ).select_related("game")
-    owing = []
+        user_id__in=user_ids, active=True, pending=False, number__isnull=False, game__status=Game.Status.RUNNING,
+        game__paused_at=None,
+    ).select_related("game")  # fmt: skip
+    owing, states = defaultdict(list), {}
     for seat in seats.order_by("game__deadline", "game_id"):
         game = seat.game
-        if game.paused_at is not None:
-            continue
-        state = game.load_state()
+        if game.pk not in states:
+            states[game.pk] = game.load_state()
+        state = states[game.pk]
         if seat.number in waiting_for(state):
-            owing.append((game, owed_data(game, state, seat.number)))
+            owing[seat.user_id].append((game, owed_data(game, state, seat.number)))
     return owing
 
 
@@ -297,4 +328,5 @@ def still_owed(user_id: int, holds: str) -> bool:
         game, _dot, step = item.partition(".")
         if game.isdigit() and step.isdigit():
             announced.add((int(game), int(step)))
-    return any((game.pk, data["step_number"]) in announced for game, data in owed_now(user_id))
+    owing = owed_by({user_id}).get(user_id, [])
+    return any((game.pk, data["step_number"]) in announced for game, data in owing)

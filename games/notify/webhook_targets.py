@@ -9,8 +9,10 @@ IPv4-compatible) is judged by the IPv4 address it carries: the network delivers 
 
 import http.client
 import ipaddress
+import os
 import socket
 import ssl
+from functools import cache
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -187,9 +189,20 @@ class CheckedHTTPS(http.client.HTTPSConnection):
     """An HTTPS connection that only ever reaches a checked address (the certificate checked for the name)."""
 
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, context=ssl.create_default_context(), **kwargs)
+        super().__init__(*args, context=tls_context(), **kwargs)
 
     def connect(self) -> None:
         self.sock = self._context.wrap_socket(
             checked_socket(self.host, self.port, self.timeout), server_hostname=self.host
         )
+
+
+def tls_context() -> ssl.SSLContext:
+    """The process's verifying TLS context: loading the system's certificates takes about 25 ms, more than a
+    whole push or webhook, so it is done once, and again only if where OpenSSL reads them from changes."""
+    return _tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@cache
+def _tls_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    return ssl.create_default_context()

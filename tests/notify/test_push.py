@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from devtools.push_service import PushService
 from games.models import Notification, Profile, PushDevice, PushMessage, PushPreferences
 from games.notify.push import send_due_pushes
 from games.notify.webpush import new_private_key, public_key
@@ -18,7 +19,6 @@ from games.services.devices import DeviceError, remove_session_devices, subscrib
 from games.services.forum import post_message
 from tests.factories import NAMES, make_user, running_game
 from tests.games.helpers import in_threads, reload, user
-from tests.push_service import PushService
 
 pytestmark = pytest.mark.django_db
 KEY = new_private_key()

@@ -4,10 +4,10 @@ input is a problem document that changes nothing."""
 
 import pytest
 
+from devtools.push_service import PushService
 from games.models import PushDevice, PushPreferences
 from games.notify.webpush import new_private_key, public_key
 from tests.factories import Api, token_for
-from tests.push_service import PushService
 
 pytestmark = pytest.mark.django_db
 KEY = new_private_key()

@@ -9,10 +9,10 @@ import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 
+from devtools.push_service import PushService
 from games.models import PushDevice, PushPreferences
 from games.notify.webpush import new_private_key, public_key
 from tests.games.helpers import user
-from tests.push_service import PushService
 
 pytestmark = pytest.mark.django_db
 KEY = new_private_key()

@@ -1,12 +1,13 @@
-"""A push service for the tests, on loopback, speaking RFC 8030 over HTTPS as browsers' push services do: it makes
-subscriptions (an endpoint and the keys a browser would hold), and for each push it receives it checks the VAPID
-JWT (RFC 8292: ES256 under the key in the header, which must be the site's; `aud` its own origin; `exp` in the
-future and within 24 hours; a `sub`), the headers RFC 8030 requires (TTL; aes128gcm content), and decrypts the
-payload with the subscription's private key as RFC 8291 says, written here from the RFC with `cryptography`
-rather than with the library the site encrypts with. It answers each push as the test asks (201 by default).
+"""A push service for the tests and `bench_push`, on loopback, speaking RFC 8030 over HTTPS as browsers' push
+services do: it makes subscriptions (an endpoint and the keys a browser would hold), and for each push it receives
+it checks the VAPID JWT (RFC 8292: ES256 under the key in the header, which must be the site's; `aud` its own
+origin; `exp` in the future and within 24 hours; a `sub`), the headers RFC 8030 requires (TTL; aes128gcm
+content), and decrypts the payload with the subscription's private key as RFC 8291 says, written here from the
+RFC with `cryptography` rather than with the library the site encrypts with. It answers each push as the test
+asks (201 by default).
 
-Its certificate is its own: `trusting()` points OpenSSL's SSL_CERT_FILE at it, as an operator would for a
-private CA, so the site's HTTPS connection verifies it like any other.
+Its certificate is its own: the tests point OpenSSL's SSL_CERT_FILE at it (`certificate`), as an operator would
+for a private CA, so the site's HTTPS connection verifies it like any other.
 """
 
 import base64
