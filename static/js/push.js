@@ -26,7 +26,7 @@
   }
   function mark(subscription) {  // this device in the list, if it is there
     var found = false;
-    document.querySelectorAll("tr[data-endpoint]").forEach(function (row) {
+    document.querySelectorAll("li[data-endpoint]").forEach(function (row) {
       if (subscription && row.getAttribute("data-endpoint") === subscription.endpoint) {
         row.querySelector(".this-device").hidden = false;
         found = true;
@@ -64,8 +64,8 @@
   navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
     .then(function (registration) {
       return registration.pushManager.getSubscription().then(function (subscription) {
-        mark(subscription);
-        button.hidden = false;
+        // Subscribed here already, with the site's present key: nothing to offer. Else the button (again).
+        button.hidden = mark(subscription) && keyOf(subscription) === section.getAttribute("data-key");
         button.addEventListener("click", function () { subscribe(registration); });
       });
     }).catch(function (error) { failed(error.message || String(error)); });

@@ -71,7 +71,8 @@ def subscribed_page(browser, live_server, service, name: str, language: str, dev
     page.goto("/profile/devices/")
     page.get_by_role("button", name=said(language, "Get notifications on this device")).click()
     expect(page.locator("ul.messages")).to_contain_text(said(language, "This device gets your notifications now."))
-    expect(page.locator("tr", has_text=said(language, "this device"))).to_have_count(1)
+    expect(page.locator("ul.devices li .this-device")).to_be_visible()
+    expect(page.get_by_role("button", name=said(language, "Get notifications on this device"))).to_be_hidden()
     assert PushDevice.objects.get(user=user(name)).endpoint == subscription.endpoint
     return page, subscription
 

@@ -1,0 +1,155 @@
+"""Take the README's push screenshots: the site as an installed app (Chromium's app window: no address bar) on a
+phone-sized screen, its devices page, and a real "your move" push shown by the browser beside the game it is about.
+
+    xvfb-run -a -s "-screen 0 1280x900x24" .venv/bin/python tools/push_screenshots.py
+
+Everything is the site's own: a database of its own (SQLite in a temporary folder), the development server, a
+game whose first president nominates, the push the outbox sends to a push service on loopback (the tests' own,
+devtools/push_service.py), handed to Chromium's service worker as a browser's push service would (DevTools'
+ServiceWorker.deliverPushMessage). Only the browser's own subscription call is stood in for, as in the tests:
+this machine reaches no browser vendor's push service. Needs Xvfb and ImageMagick's `import` (Debian's xvfb and
+imagemagick); writes PNGs to docs/screenshots/.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "screenshots"
+PASSWORD = "pw-for-the-screenshots-1"
+PHONE = (390, 844)
+STAND_IN = (ROOT / "tests" / "e2e" / "test_push.py").read_text().split('STAND_IN = """')[1].split('"""')[0]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="sh-shots-"))
+    os.environ.update({"DJANGO_SETTINGS_MODULE": "sh_site.settings", "DEBUG": "1", "DEVTOOLS": "1", "REDIS_URL": "",
+                       "DJANGO_ALLOW_ASYNC_UNSAFE": "true",  # Playwright's sync API runs an event loop in this thread
+                       "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3", "WEBHOOK_ALLOWED_ADDRESSES": "127.0.0.1"})  # fmt: skip
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from devtools.push_service import PushService
+    from games.notify.webpush import new_private_key, public_key
+
+    call_command("migrate", verbosity=0)
+    os.environ["VAPID_PRIVATE_KEY"] = settings.VAPID_PRIVATE_KEY = new_private_key()
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    service = PushService(public_key())
+    os.environ["SSL_CERT_FILE"] = str(service.certificate)
+    game = _game()
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        _wait_for(port)
+        _shoot(f"http://127.0.0.1:{port}", game, service, folder)
+    finally:
+        server.terminate()
+        service.close()
+
+
+def _game():
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.models import Profile
+    from games.services.transfer import import_script
+
+    names = ["ann", "bob", "cat", "dan", "eve"]
+    game = import_script({"players": names, "seed": 7, "actions": []}, name="Friday night table", now=timezone.now())
+    for name in names:
+        user = get_user_model().objects.get(username=name)
+        user.email = f"{name}@example.org"
+        user.set_password(PASSWORD)
+        user.save()
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        Profile.objects.update_or_create(user=user, defaults={"time_zone": "Europe/Madrid"})
+    return game
+
+
+def _session(name: str) -> str:
+    """A signed-in session of `name`'s, as the sign-in form would make (its cookie's value)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=name))
+    return client.cookies["sessionid"].value
+
+
+def _wait_for(port: int) -> None:
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the development server did not start")
+
+
+def _shoot(base: str, game, service, folder: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from games.engine import waiting_for
+    from games.notify.push import send_due_pushes
+    from games.services import make_move
+
+    subscription = service.subscribe()
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            folder / "profile", executable_path="/usr/bin/chromium", headless=False, no_viewport=True,
+            args=["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", f"--app={base}/accounts/login/",
+                  f"--window-size={PHONE[0]},{PHONE[1]}", "--window-position=0,0"],
+        )  # fmt: skip
+        context.grant_permissions(["notifications"], origin=base)
+        context.add_init_script(script=STAND_IN % json.dumps(subscription.as_browser_gives_it()))
+        context.add_cookies([{"name": "sessionid", "value": _session("bob"), "url": base}])  # no password bubble
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{base}/profile/devices/")
+        page.get_by_role("button", name="Get notifications on this device").click()
+        page.locator("ul.messages").wait_for()
+        page.screenshot(path=OUT / "devices-phone.png")
+        state = game.load_state()
+        president = game.seats.get(number=waiting_for(state)[0]).user
+        make_move(game.pk, president, {"type": "nominate", "target": "bob"}, state.step_number)
+        send_due_pushes()
+        page.goto(f"{base}/games/{game.pk}/")
+        page.evaluate("window.scrollTo(0, 0)")
+        session = context.new_cdp_session(page)
+        registrations = []
+        session.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+        session.send("ServiceWorker.enable")
+        page.wait_for_timeout(500)
+        session.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId":
+                     registrations[0]["registrationId"], "data": json.dumps(subscription.messages[-1])})  # fmt: skip
+        page.wait_for_timeout(2500)
+        screen = folder / "screen.png"
+        subprocess.run(["import", "-window", "root", str(screen)], check=True)
+        # The app window at the top left; the notification, Chromium's own, at the bottom right.
+        subprocess.run(["convert", str(screen), "-crop", f"{PHONE[0]}x{PHONE[1]}+0+0", "+repage",
+                        str(OUT / "installed-phone.png")], check=True)  # fmt: skip
+        subprocess.run(["convert", str(screen), "-crop", "400x160+880+740", "+repage", "-trim", "+repage",
+                        str(OUT / "push-notification.png")], check=True)  # fmt: skip
+        context.close()
+
+
+if __name__ == "__main__":
+    main()
