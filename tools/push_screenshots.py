@@ -35,9 +35,11 @@ def free_port() -> int:
 
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="sh-shots-"))
-    os.environ.update({"DJANGO_SETTINGS_MODULE": "sh_site.settings", "DEBUG": "1", "DEVTOOLS": "1", "REDIS_URL": "",
-                       "DJANGO_ALLOW_ASYNC_UNSAFE": "true",  # Playwright's sync API runs an event loop in this thread
-                       "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3", "WEBHOOK_ALLOWED_ADDRESSES": "127.0.0.1"})  # fmt: skip
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "sh_site.settings", "DEBUG": "1", "DEVTOOLS": "1", "REDIS_URL": "",
+        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",  # Playwright's sync API runs an event loop in this thread
+        "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3", "WEBHOOK_ALLOWED_ADDRESSES": "127.0.0.1",
+    })  # fmt: skip
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -135,7 +137,7 @@ def _shoot(base: str, game, service, folder: Path) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         session = context.new_cdp_session(page)
         registrations = []
-        session.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+        session.on("ServiceWorker.workerRegistrationUpdated", lambda update: registrations.extend(update["registrations"]))
         session.send("ServiceWorker.enable")
         page.wait_for_timeout(500)
         session.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId":
