@@ -137,7 +137,8 @@ def _shoot(base: str, game, service, folder: Path) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         session = context.new_cdp_session(page)
         registrations = []
-        session.on("ServiceWorker.workerRegistrationUpdated", lambda update: registrations.extend(update["registrations"]))
+        updated = "ServiceWorker.workerRegistrationUpdated"
+        session.on(updated, lambda update: registrations.extend(update["registrations"]))
         session.send("ServiceWorker.enable")
         page.wait_for_timeout(500)
         session.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId":

@@ -118,15 +118,17 @@ function close(tag) {
 }
 
 self.addEventListener("notificationclick", function (event) {
+  // The page the notification is about, in a window of the site already open if there is one, else a new one.
   event.notification.close();
   var target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
   if (target.origin !== self.location.origin) return;
-  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
-    for (var i = 0; i < windows.length; i++) {
-      if (new URL(windows[i].url).pathname === target.pathname && "focus" in windows[i]) {
-        return windows[i].navigate(target.href).then(function (client) { return client && client.focus(); });
-      }
-    }
-    return self.clients.openWindow(target.href);
-  }));
+  var opened = self.clients.matchAll({ type: "window" }).then(function (windows) {
+    var same = windows.filter(function (w) { return new URL(w.url).pathname === target.pathname; });
+    var window = same[0] || windows[0];
+    if (!window) return self.clients.openWindow(target.href);
+    return window.navigate(target.href).then(function (client) {
+      return (client || window).focus().catch(function () { return client; });
+    });
+  });
+  event.waitUntil(opened);
 });

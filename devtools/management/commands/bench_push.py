@@ -62,15 +62,16 @@ class Command(BaseCommand):
         site = Site(REDIS_URL=settings.REDIS_URL, VAPID_PRIVATE_KEY=key, WEBHOOK_ALLOWED_ADDRESSES="127.0.0.1",
                     SSL_CERT_FILE=str(service.certificate), EMAIL_HOST="127.0.0.1",
                     EMAIL_PORT=str(mail.port))  # fmt: skip
-        pushes, emails, doubled = [], [], 0
+        pushes, emails, doubled, bursts = [], [], 0, []
         try:
             site.worker(concurrency=2)
             if not wait_until(lambda: bool(current_app.control.ping(timeout=0.5)), 60, 0.5):
                 raise CommandError(f"the worker did not start:\n{site.log('worker')}")
             for wave in range(waves):
-                wave_pushes, wave_emails = self._wave(wave, games, service, mail, not without_email)
+                wave_pushes, wave_emails, burst = self._wave(wave, games, service, mail, not without_email)
                 pushes += wave_pushes
                 emails += wave_emails
+                bursts.append(round(burst, 3))
             doubled = sum(count - 1 for count in Counter(mail.messages).values())
             doubled += sum(len(s.received) - 1 for s in service.subscriptions.values() if len(s.received) > 1)
         finally:
@@ -81,14 +82,15 @@ class Command(BaseCommand):
             get_user_model().objects.filter(username__startswith="bench-push-").delete()
         expected = games * waves * 5
         self.stdout.write(json.dumps({
-            "games_moving_at_once": games, "waves": waves, "worker_processes": 2,
+            "games_moving_at_once": games, "waves": waves, "worker_processes": 2, "seconds_the_moves_took": bursts,
             "push": _figures(pushes, expected), "email": _figures(emails, 0 if without_email else expected),
             "doubled": doubled,
             "refused_by_the_push_service": len(service.refused), "target_push_p95_seconds": TARGET_P95_SECONDS,
         }))  # fmt: skip
 
-    def _wave(self, wave: int, count: int, service: PushService, mail: MailServer, email: bool) -> tuple[list, list]:
-        """`count` games nominate at once: each push's and each email's seconds from its move's start."""
+    def _wave(self, wave: int, count: int, service: PushService, mail: MailServer, email: bool) -> tuple:
+        """`count` games nominate at once: each push's and each email's seconds from its move's start, and how long
+        the moves took from the first's start to the last's end."""
         users, subscriptions, made = {}, {}, []
         for number in range(count):
             names = [f"bench-push-{wave}-{number}-{seat}" for seat in range(5)]
@@ -109,13 +111,14 @@ class Command(BaseCommand):
         already = {number: len(service.subscriptions[number].received) for number in subscriptions}
         moves = [(game, *_nomination(game, seed)) for seed, game in enumerate(made)]
         shares = [moves[i::THREADS] for i in range(THREADS)]
-        barrier = threading.Barrier(THREADS)
+        barrier, ended = threading.Barrier(THREADS), []
 
         def nominate(share: list) -> None:
             barrier.wait()
             for game, user, move, step in share:
                 began[game.pk] = time.monotonic()
                 make_move(game.pk, user, move, step)
+            ended.append(time.monotonic())
             connection.close()
 
         threads = [threading.Thread(target=nominate, args=(share,)) for share in shares]
@@ -137,7 +140,7 @@ class Command(BaseCommand):
             for push in service.subscriptions[number].received[already[number] :]
         ]
         emails = [at - began[users[to]] for to, at in mail.arrivals[arrived_before:] if to in users]
-        return pushes, emails
+        return pushes, emails, max(ended) - min(began.values())
 
 
 def _nomination(game: Game, seed: int) -> tuple:
