@@ -339,7 +339,7 @@ class PushDeviceAdmin(NeverFiltersBy):
     fields = ("user", "browser", "address", "created_at", "last_sent_at")
     readonly_fields = fields
     search_fields = ("user__username",)
-    unfilterable = ("endpoint", "p256dh", "auth", "session_key", "server_key")
+    unfilterable = ("endpoint", "p256dh", "auth", "server_key")
 
     def has_add_permission(self, request):
         return False

@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from allauth.account.signals import user_signed_up
+        from allauth.account.signals import password_changed, password_reset, user_signed_up
         from django.contrib.auth import get_user_model
         from django.contrib.auth.signals import user_logged_out
 
@@ -22,6 +22,8 @@ class GamesConfig(AppConfig):
 
         user_signed_up.connect(make_profile, dispatch_uid="games.profile_on_sign_up", weak=False)
         user_logged_out.connect(_forget_devices, dispatch_uid="games.devices_on_sign_out")
+        password_changed.connect(_forget_other_devices, dispatch_uid="games.devices_on_password_changed")
+        password_reset.connect(_forget_other_devices, dispatch_uid="games.devices_on_password_reset")
         for named in (get_user_model(), Profile):
             pre_save.connect(record_rename, sender=named, dispatch_uid=f"games.rename.{named._meta.label}")
         post_save.connect(keep_name_skeleton, sender=get_user_model(), dispatch_uid="games.name_skeleton")
@@ -30,11 +32,25 @@ class GamesConfig(AppConfig):
 
 
 def _forget_devices(sender, request, user, **kwargs) -> None:
-    """Signing out: the devices subscribed in this session get no more pushes (the session is still there)."""
-    from .services.devices import remove_session_devices
+    """Signing out: the devices subscribed in this session get no more pushes (its data is still there)."""
+    from .services.devices import remove_devices
+
+    if user is not None:
+        remove_devices(user, _session_devices(request))
+
+
+def _forget_other_devices(sender, request, user, **kwargs) -> None:
+    """A new password signs every other session out: the devices subscribed in them get no more pushes."""
+    from .services.devices import remove_other_devices
+
+    remove_other_devices(user, _session_devices(request))
+
+
+def _session_devices(request) -> list[int]:
+    from .services.devices import SESSION_DEVICES
 
     session = getattr(request, "session", None)
-    remove_session_devices(session.session_key if session is not None else None)
+    return list(session.get(SESSION_DEVICES, [])) if session is not None else []
 
 
 def _record_signing_key(sender, using: str, apps=global_apps, **kwargs) -> None:

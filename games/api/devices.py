@@ -74,7 +74,7 @@ def add_device(request, payload: DeviceIn):
     """Subscribe a browser (its push subscription made with the site's public key, GET /api/v1/push-key)."""
     user, _token = player(request)
     device = subscribe(user, endpoint=payload.endpoint, p256dh=payload.keys.p256dh, auth=payload.keys.auth,
-                       browser=payload.browser, session_key="", now=timezone.now())  # fmt: skip
+                       browser=payload.browser, now=timezone.now())  # fmt: skip
     return Status(201, _device(device))
 
 

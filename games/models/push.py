@@ -26,7 +26,6 @@ class PushDevice(models.Model):
         max_length=100, help_text="the site's public key it subscribed with: a new key needs a new subscription"
     )
     browser = models.CharField(_("browser"), max_length=80, blank=True)
-    session_key = models.CharField(max_length=40, blank=True, help_text="signing out of this session removes it")
     created_at = models.DateTimeField(_("added"))
     last_sent_at = models.DateTimeField(_("last sent"), null=True, blank=True)
 

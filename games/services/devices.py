@@ -2,8 +2,10 @@
 listed, removed; and what they want pushed, and when.
 
 A browser's subscription belongs to whoever subscribed it last: the same browser signed in as someone else and
-subscribed again pushes to them only. Signing out of the session that subscribed a device removes it; so does
-deleting the account (the rows go with it).
+subscribed again pushes to them only. The session a device was subscribed in lists it in its data (which outlives
+the session key's renewals): signing out of it removes the device; a new password removes every device but the
+current session's; deleting the account removes them all (the rows go with it). A device subscribed through the
+API belongs to no session.
 """
 
 from datetime import datetime
@@ -16,6 +18,7 @@ from games.notify.webpush import check_endpoint, check_keys, configured, public_
 
 from .errors import GameError
 
+SESSION_DEVICES = "push_devices"  # in a session's data: the devices subscribed in it (games.views.devices)
 MAX_DEVICES = 20  # per person: a phone, a tablet, a few browsers, with room to spare
 
 
@@ -23,7 +26,7 @@ class DeviceError(GameError):
     """The subscription cannot be kept: why, in the reader's words."""
 
 
-def subscribe(user, *, endpoint: str, p256dh: str, auth: str, browser: str, session_key: str, now: datetime):
+def subscribe(user, *, endpoint: str, p256dh: str, auth: str, browser: str, now: datetime):
     """Keep the browser's subscription for `user`: a new device, or the same one made again (new keys, a new
     session). Bad input raises DeviceError and keeps nothing."""
     if not configured():
@@ -45,7 +48,6 @@ def subscribe(user, *, endpoint: str, p256dh: str, auth: str, browser: str, sess
             "auth": auth,
             "server_key": public_key(),
             "browser": browser[:80],
-            "session_key": session_key or "",
         }
         if existing is None:
             return PushDevice.objects.create(endpoint=endpoint, created_at=now, **fields)
@@ -64,11 +66,16 @@ def remove_device(user, device_id: int) -> bool:
     return bool(deleted)
 
 
-def remove_session_devices(session_key: str | None) -> int:
-    """Signing out: the devices subscribed in that session stop getting pushes."""
-    if not session_key:
-        return 0
-    _deleted, by_model = PushDevice.objects.filter(session_key=session_key).delete()
+def remove_devices(user, device_ids: list[int]) -> int:
+    """Signing out: the devices subscribed in that session (its data lists them) stop getting pushes."""
+    _deleted, by_model = PushDevice.objects.filter(user=user, pk__in=device_ids).delete()
+    return by_model.get(PushDevice._meta.label, 0)
+
+
+def remove_other_devices(user, kept_ids: list[int]) -> int:
+    """A new password (changed, or reset from an email): every device of `user` but this session's stops getting
+    pushes, as every other session is signed out."""
+    _deleted, by_model = PushDevice.objects.filter(user=user).exclude(pk__in=kept_ids).delete()
     return by_model.get(PushDevice._meta.label, 0)
 
 

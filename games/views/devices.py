@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.models import Profile, PushDevice, PushPreferences
 from games.notify.push import still_owed
 from games.notify.webpush import configured, public_key
-from games.services.devices import DeviceError, remove_device, save_preferences, subscribe
+from games.services.devices import SESSION_DEVICES, DeviceError, remove_device, save_preferences, subscribe
 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
 MAX_SUBSCRIPTION = 4096  # bytes of a subscription's JSON: an endpoint and two keys
@@ -84,11 +84,11 @@ def _subscribe(request) -> JsonResponse:
             p256dh=p256dh,
             auth=auth,
             browser=browser_of(request.headers.get("User-Agent", "")),
-            session_key=request.session.session_key or "",
             now=timezone.now(),
         )
     except DeviceError as error:
         return JsonResponse({"error": str(error)}, status=400)
+    request.session[SESSION_DEVICES] = sorted({*request.session.get(SESSION_DEVICES, []), device.pk})
     messages.success(request, _("This device gets your notifications now."))
     return JsonResponse({"device": device.pk}, status=201)
 

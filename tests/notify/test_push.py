@@ -15,7 +15,7 @@ from games.models import Notification, Profile, PushDevice, PushMessage, PushPre
 from games.notify.push import send_due_pushes
 from games.notify.webpush import new_private_key, public_key
 from games.services import make_move
-from games.services.devices import DeviceError, remove_session_devices, subscribe
+from games.services.devices import DeviceError, remove_devices, subscribe
 from games.services.forum import post_message
 from tests.factories import NAMES, make_user, running_game
 from tests.games.helpers import in_threads, reload, user
@@ -36,13 +36,13 @@ def service(settings, monkeypatch):
     push.close()
 
 
-def phone(service: PushService, name: str, *, session_key: str = ""):
+def phone(service: PushService, name: str):
     """`name`'s phone, subscribed as the devices page does: the push service's subscription, and the device."""
     subscription = service.subscribe()
     sent = subscription.as_browser_gives_it()
     keys = sent["keys"]
     subscribe(make_user(name), endpoint=sent["endpoint"], p256dh=keys["p256dh"], auth=keys["auth"],
-              browser="Chrome on Android", session_key=session_key, now=timezone.now())  # fmt: skip
+              browser="Chrome on Android", now=timezone.now())  # fmt: skip
     return subscription
 
 
@@ -227,7 +227,7 @@ def test_an_endpoint_the_site_may_not_post_to_is_refused_and_nothing_is_kept(ser
     keys = service.subscribe().as_browser_gives_it()["keys"]
     with pytest.raises(DeviceError, match=words):
         subscribe(make_user("ann"), endpoint=endpoint, p256dh=keys["p256dh"], auth=keys["auth"], browser="",
-                  session_key="", now=timezone.now())  # fmt: skip
+                  now=timezone.now())  # fmt: skip
     assert PushDevice.objects.count() == 0
 
 
@@ -245,17 +245,38 @@ def test_the_endpoint_is_checked_again_when_connecting(service, settings):
 def test_signing_out_removes_the_session_s_devices_and_deleting_the_account_removes_all(service):
     from games.services.accounts import delete_account
 
-    phone(service, "ann", session_key="s1")
-    phone(service, "ann", session_key="s2")
-    phone(service, "bob", session_key="s3")
-    assert remove_session_devices("s1") == 1
+    phone(service, "ann")
+    phone(service, "ann")
+    phone(service, "bob")
+    first = PushDevice.objects.filter(user=user("ann")).order_by("pk").first()
+    assert remove_devices(user("ann"), [first.pk, PushDevice.objects.get(user=user("bob")).pk]) == 1  # hers only
     delete_account(user("ann"))
-    assert list(PushDevice.objects.values_list("session_key", flat=True)) == ["s3"]
+    assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]
 
 
 def test_a_browser_subscribed_again_by_another_account_pushes_to_that_one_only(service):
     bob = service.subscribe().as_browser_gives_it()
     for name in ("ann", "bob"):
         subscribe(make_user(name), endpoint=bob["endpoint"], p256dh=bob["keys"]["p256dh"],
-                  auth=bob["keys"]["auth"], browser="", session_key="", now=timezone.now())  # fmt: skip
+                  auth=bob["keys"]["auth"], browser="", now=timezone.now())  # fmt: skip
     assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_a_reminder_is_pushed_as_one_and_a_game_s_end_without_a_role(service):
+    from games.notify.bell import queue_reminders
+    from tests.factories import HITLER_EXECUTED
+
+    game = running_game(now=timezone.now())
+    bob = phone(service, "bob")
+    nominate(game)
+    send_due_pushes()
+    reminded = reload(game).deadline - timedelta(hours=3)
+    queue_reminders(now=reminded)
+    assert send_due_pushes(now=reminded) == 1
+    assert bob.messages[-1]["title"] == f"Reminder: your move in {game.name}"
+    ended = running_game(actions=HITLER_EXECUTED[:-1], now=timezone.now())
+    make_move(ended.pk, user("dan"), {"type": "execute", "target": "cat"}, reload(ended).step_number)
+    assert send_due_pushes() == 1
+    over = bob.messages[-1]
+    assert over["title"] == f"{ended.name} is over" and over["url"] == f"/games/{ended.pk}/history/"
+    assert "liberals" in over["body"].lower() and "(" not in over["body"]  # who won and how, no "name (role)" list

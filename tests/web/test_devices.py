@@ -127,3 +127,20 @@ def test_the_devices_page_is_for_its_owner_only(service):
     assert Client().get("/profile/devices/").status_code == 302
     answer = send(Client(), {"endpoint": "https://127.0.0.1/push/1", "keys": {}})
     assert answer.status_code == 302 and PushDevice.objects.count() == 0
+
+
+def test_a_new_password_removes_every_device_but_this_session_s(client_for, service):
+    ann = client_for("ann")
+    ann_user = user("ann")
+    ann_user.set_password("pw-for-tests-1")
+    ann_user.save()
+    ann.force_login(ann_user)
+    send(ann, service.subscribe().as_browser_gives_it())
+    elsewhere = Client()  # a session somewhere else, perhaps not hers
+    elsewhere.force_login(ann_user)
+    send(elsewhere, service.subscribe().as_browser_gives_it())
+    new = "a-new-pass-phrase-2"
+    changed = ann.post("/accounts/password/change/", {"oldpassword": "pw-for-tests-1", "password1": new,
+                                                      "password2": new})  # fmt: skip
+    assert changed.status_code == 302
+    assert list(PushDevice.objects.values_list("pk", flat=True)) == ann.session["push_devices"]

@@ -105,7 +105,7 @@ class Command(BaseCommand):
                 subscription = service.subscribe()
                 sent = subscription.as_browser_gives_it()
                 subscribe(user, endpoint=sent["endpoint"], p256dh=sent["keys"]["p256dh"], auth=sent["keys"]["auth"],
-                          browser="bench", session_key="", now=timezone.now())  # fmt: skip
+                          browser="bench", now=timezone.now())  # fmt: skip
                 subscriptions[subscription.number] = game.pk
         began, arrived_before = {}, len(mail.arrivals)
         already = {number: len(service.subscriptions[number].received) for number in subscriptions}
