@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .engine import events as ev
+from .engine.constants import REBALANCED
 from .engine.events import LogEntry, from_stored
 from .engine.settings import HouseRules
 
@@ -127,6 +128,19 @@ def _legislative_session_started(e: ev.LegislativeSessionStarted, rules: HouseRu
     return WORDING[ev.LegislativeSessionStarted](e)
 
 
+def _game_started_by_rules(e: ev.GameStarted, rules: HouseRules) -> str:
+    """The house rule `rebalanced` at 6 players: the fascist policy on the board from the start is announced."""
+    started = _game_started(e)
+    enacted = REBALANCED.get(len(e.players), (0, 0))[1] if rules.rebalanced else 0
+    if enacted:
+        return started + " " + ngettext(
+            "%(count)s fascist policy is on the board from the start (this game's rule): it grants no power.",
+            "%(count)s fascist policies are on the board from the start (this game's rule): they grant no power.",
+            enacted,
+        ) % {"count": enacted}
+    return started
+
+
 def _moderator_action(e: ev.ModeratorAction) -> str:
     if e.by_table:
         return _table_decision(e)
@@ -223,7 +237,10 @@ WORDING: dict[type, Callable[[Any], str]] = {
 }
 """Each kind of the log (events.LOG_ENTRIES), its sentence: a test checks that every kind has one."""
 
-BY_RULES: dict[type, Callable[[Any, HouseRules], str]] = {ev.LegislativeSessionStarted: _legislative_session_started}
+BY_RULES: dict[type, Callable[[Any, HouseRules], str]] = {
+    ev.LegislativeSessionStarted: _legislative_session_started,
+    ev.GameStarted: _game_started_by_rules,
+}
 """The kinds whose sentence follows a house rule of the site, which the event cannot hold: said so when the game's
 rules are known (its thread, its secret history, its replay)."""
 

@@ -84,3 +84,24 @@ def test_e3_a_missed_round_says_that_only_rounds_owing_a_move_count_and_an_exile
     assert announcements.describe(ev.Exiled(player="eve", reason="moderator", round=6)) == (
         "eve is exiled from the game."
     )
+
+
+def test_rebalanced_at_six_players_the_start_announces_the_fascist_policy_on_the_board():
+    """Issue 41: a rebalanced 6-player game starts with a fascist policy enacted, and the thread says so; at 7 and 9
+    players the rule changes only the deck, and the start says nothing more."""
+    six = ev.GameStarted(players=["ann", "bob", "cat", "dan", "eve", "fay"], round=1)
+    said = announcements.describe(six, HouseRules(rebalanced=True))
+    assert said.endswith("1 fascist policy is on the board from the start (this game's rule): it grants no power.")
+    assert announcements.describe(six, HouseRules()) == announcements.describe(six)
+    seven = ev.GameStarted(players=["ann", "bob", "cat", "dan", "eve", "fay", "gus"], round=1)
+    assert announcements.describe(seven, HouseRules(rebalanced=True)) == announcements.describe(seven)
+
+
+@pytest.mark.django_db
+def test_rebalanced_six_player_thread_shows_the_starting_policy(client):
+    from games.services.transfer import import_script
+    from tests.factories import NAMES
+
+    game = import_script({"players": NAMES[:6], "seed": 1, "settings": {"rebalanced": True}, "actions": []})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "1 fascist policy is on the board from the start (this game&#x27;s rule): it grants no power." in page
