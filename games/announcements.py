@@ -133,11 +133,16 @@ def _game_started_by_rules(e: ev.GameStarted, rules: HouseRules) -> str:
     started = _game_started(e)
     enacted = REBALANCED.get(len(e.players), (0, 0))[1] if rules.rebalanced else 0
     if enacted:
-        return started + " " + ngettext(
-            "%(count)s fascist policy is on the board from the start (this game's rule): it grants no power.",
-            "%(count)s fascist policies are on the board from the start (this game's rule): they grant no power.",
-            enacted,
-        ) % {"count": enacted}
+        return (
+            started
+            + " "
+            + ngettext(
+                "%(count)s fascist policy is on the board from the start (this game's rule): it grants no power.",
+                "%(count)s fascist policies are on the board from the start (this game's rule): they grant no power.",
+                enacted,
+            )
+            % {"count": enacted}
+        )
     return started
 
 
