@@ -127,6 +127,9 @@ ACCOUNT_FORMS = {  # allauth's forms with a length limit on every field (sh_site
 ACCOUNT_LOGIN_METHODS = {"email", "username"}  # signing up asks for both: either signs in
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# A new player who confirms their address in the browser they signed up in is signed in there and then, rather than
+# asked for the password they just chose (allauth does it only for the session that signed up).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en"

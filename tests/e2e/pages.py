@@ -62,8 +62,8 @@ def signing_up(browser, live_server, language: str, device: str, *fields: str) -
 
 def signed_up(browser: Browser, live_server, name: str, *, language: str = "en", device: str = "desktop") -> Page:
     """A new user as they meet the site: they send the sign-up form, open the link of the email that asks them to
-    confirm their address, confirm it, and sign in by the form the site then shows (allauth signs in on confirming
-    only when ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION is set, and it is not)."""
+    confirm their address in the same browser, confirm it, and are signed in there and then
+    (ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION)."""
     address = f"{name}@example.com"
     context, page = signing_up(browser, live_server, language, device, name, address, PASSWORD, PASSWORD)
     context.set_default_timeout(10_000)
@@ -73,7 +73,5 @@ def signed_up(browser: Browser, live_server, name: str, *, language: str = "en",
     assert link, f"no confirmation link in the email to {address}: {email.body}"
     page.goto(urlsplit(link.group()).path)
     page.locator("main button[type=submit]").click()
-    page.wait_for_url("**/accounts/login/")
-    send_sign_in_form(page, name)
     expect(page.locator("header.site")).to_contain_text(f"{said(language, 'Profile')} ({name})")
     return page

@@ -31,11 +31,7 @@ def test_a_french_sign_up_stays_french_and_takes_the_browser_s_time_zone(browser
     main.locator("button[type=submit]").click()
     link = re.search(r"/accounts/confirm-email/\S+", mail.outbox[-1].body).group(0)
     page.goto(link)
-    page.locator("main button[type=submit]").click()
-    page.goto("/accounts/login/")
-    page.locator("main input[name=login]").fill("amelie")  # the username, or the email: either signs in
-    page.locator("main input[name=password]").fill(PASSWORD)
-    page.locator("main button[type=submit]").click()
+    page.locator("main button[type=submit]").click()  # confirmed in the browser that signed up: signed in there
     page.goto("/profile/")
     expect(page.locator("h1")).to_have_text("Votre profil")
     expect(page.locator("select[name=time_zone]")).to_have_value("Europe/Paris")

@@ -30,7 +30,7 @@ def test_sign_up_verify_the_email_then_join(client):
     assert mail.outbox and mail.outbox[0].to == ["newbie@example.com"]
     link = re.search(r"https?://[^\s]+/accounts/confirm-email/[^\s]+", mail.outbox[0].body).group(0)
     client.post(link.split("testserver", 1)[-1] if "testserver" in link else link[link.index("/accounts/") :])
-    client.post("/accounts/login/", {"login": "newbie@example.com", "password": "a-long-pass-phrase-9"})
+    # confirmed in the session that signed up: signed in, without typing the password again
     response = client.post(f"/games/{game.pk}/join/", {"as": "substitute"}, follow=True)
     assert "You are a substitute" in response.content.decode()
     assert Game.objects.get(pk=game.pk).load_state().substitutes == ["newbie"]
