@@ -224,6 +224,21 @@ def client_for(db):
 
 
 @pytest.fixture
+def push_service(settings, monkeypatch):
+    """The site with a VAPID key of its own, and a push service on loopback (devtools/push_service.py) that the site
+    may reach and trusts, as an operator trusts a private CA (SSL_CERT_FILE)."""
+    from devtools.push_service import PushService
+    from games.notify.webpush import new_private_key, public_key
+
+    settings.VAPID_PRIVATE_KEY = new_private_key()
+    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
+    service = PushService(public_key())
+    monkeypatch.setenv("SSL_CERT_FILE", str(service.certificate))
+    yield service
+    service.close()
+
+
+@pytest.fixture
 def receiver(settings):
     """A webhook receiver on loopback, which the site is allowed to call in this test."""
     settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]

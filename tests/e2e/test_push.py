@@ -1,10 +1,10 @@
 """Issue 42 in Chromium: a player subscribes their device on the devices page; each "your move" the site sends
-reaches the push service on loopback (tests/push_service.py: the JWT checked, the payload decrypted) and, delivered
+reaches the push service on loopback (devtools/push_service.py: the JWT checked, the payload decrypted) and, delivered
 to the service worker as the browser's push service would (DevTools' ServiceWorker.deliverPushMessage), shows one
 notification, which a newer push replaces, which a push for a move already made does not show, and whose click
 opens the game at the move. Without a network the installed site shows the pages kept, read-only.
 
-The browser's own PushManager.subscribe asks Google's push service, which this machine cannot reach: the test
+The browser's own PushManager.subscribe asks Google's push push_service, which this machine cannot reach: the test
 stands in for that one call with the loopback service's subscription. Everything the site sends is real.
 """
 
@@ -14,10 +14,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from devtools.push_service import PushService
 from games.models import Profile, PushDevice
 from games.notify.push import send_due_pushes
-from games.notify.webpush import new_private_key, public_key
 from games.services import make_move
 from tests.e2e.pages import VIEWPORTS, said, signed_in
 from tests.factories import running_game
@@ -50,23 +48,13 @@ SHOWN = """() => navigator.serviceWorker.ready
   .then(list => list.map(n => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
 
 
-@pytest.fixture
-def service(settings, monkeypatch):
-    settings.VAPID_PRIVATE_KEY = new_private_key()
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    push = PushService(public_key())
-    monkeypatch.setenv("SSL_CERT_FILE", str(push.certificate))
-    yield push
-    push.close()
-
-
-def subscribed_page(browser, live_server, service, name: str, language: str, device: str):
+def subscribed_page(browser, live_server, push_service, name: str, language: str, device: str):
     """`name` signed in, their device subscribed from the devices page by its button; the page and the
     subscription the push service holds for it."""
     page = signed_in(browser, live_server.url, name, language=language, viewport=VIEWPORTS[device])
     Profile.objects.filter(user=user(name)).update(language=language)
     page.context.grant_permissions(["notifications"], origin=live_server.url)
-    subscription = service.subscribe()
+    subscription = push_service.subscribe()
     page.context.add_init_script(script=STAND_IN % json.dumps(subscription.as_browser_gives_it()))
     page.goto("/profile/devices/")
     page.get_by_role("button", name=said(language, "Get notifications on this device")).click()
@@ -106,10 +94,10 @@ def nominate(game) -> None:
 
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
 def test_each_your_move_shows_one_notification_replaced_by_the_next_and_not_shown_once_made(
-    browser, live_server, service, language, device
+    browser, live_server, push_service, language, device
 ):
     first, second = running_game(now=timezone.now()), running_game(now=timezone.now())
-    page, phone = subscribed_page(browser, live_server, service, "bob", language, device)
+    page, phone = subscribed_page(browser, live_server, push_service, "bob", language, device)
     nominate(first)
     assert send_due_pushes() == 1
     deliver(page, live_server, phone.messages[-1])
@@ -131,13 +119,13 @@ def test_each_your_move_shows_one_notification_replaced_by_the_next_and_not_show
     deliver(page, live_server, stale)  # the moves it announces are made: the device asks, and shows nothing
     page.wait_for_timeout(1500)
     assert page.evaluate(SHOWN) == []
-    assert service.refused == []
+    assert push_service.refused == []
     page.context.close()
 
 
-def test_a_click_on_the_notification_opens_the_game_at_the_move(browser, live_server, service):
+def test_a_click_on_the_notification_opens_the_game_at_the_move(browser, live_server, push_service):
     game = running_game(now=timezone.now())
-    page, phone = subscribed_page(browser, live_server, service, "bob", "en", "phone")
+    page, phone = subscribed_page(browser, live_server, push_service, "bob", "en", "phone")
     page.goto("/")
     nominate(game)
     send_due_pushes()

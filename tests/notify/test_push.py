@@ -13,7 +13,7 @@ from django.utils import timezone
 from devtools.push_service import PushService
 from games.models import Notification, Profile, PushDevice, PushMessage, PushPreferences
 from games.notify.push import send_due_pushes
-from games.notify.webpush import new_private_key, public_key
+from games.notify.webpush import new_private_key
 from games.services import make_move
 from games.services.devices import DeviceError, remove_devices, subscribe
 from games.services.forum import post_message
@@ -21,24 +21,12 @@ from tests.factories import NAMES, make_user, running_game
 from tests.games.helpers import in_threads, reload, user
 
 pytestmark = pytest.mark.django_db
-KEY = new_private_key()
 SECRET_WORDS = {"liberal", "fascist", "hitler", "ja", "nein"}  # a role, a card's side, a ballot
 
 
-@pytest.fixture
-def service(settings, monkeypatch):
-    """The push service, trusted as a private CA would be, on an address the site may reach in the tests."""
-    settings.VAPID_PRIVATE_KEY = KEY
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    push = PushService(public_key())
-    monkeypatch.setenv("SSL_CERT_FILE", str(push.certificate))
-    yield push
-    push.close()
-
-
-def phone(service: PushService, name: str):
+def phone(push_service: PushService, name: str):
     """`name`'s phone, subscribed as the devices page does: the push service's subscription, and the device."""
-    subscription = service.subscribe()
+    subscription = push_service.subscribe()
     sent = subscription.as_browser_gives_it()
     keys = sent["keys"]
     subscribe(make_user(name), endpoint=sent["endpoint"], p256dh=keys["p256dh"], auth=keys["auth"],
@@ -50,12 +38,12 @@ def nominate(game, now=None):
     make_move(game.pk, user("ann"), {"type": "nominate", "target": "bob"}, reload(game).step_number, now=now)
 
 
-def test_your_move_is_pushed_once_signed_and_encrypted_with_a_ttl_that_ends_at_the_deadline(service):
+def test_your_move_is_pushed_once_signed_and_encrypted_with_a_ttl_that_ends_at_the_deadline(push_service):
     game = running_game(now=timezone.now())
-    phones = {name: phone(service, name) for name in NAMES[:5]}
+    phones = {name: phone(push_service, name) for name in NAMES[:5]}
     nominate(game)
     assert send_due_pushes() == 5
-    assert service.refused == []  # every JWT and payload checked out
+    assert push_service.refused == []  # every JWT and payload checked out
     for subscription in phones.values():
         [push] = subscription.received
         assert push["message"]["title"] == f"Your move in {game.name}"
@@ -69,9 +57,9 @@ def test_your_move_is_pushed_once_signed_and_encrypted_with_a_ttl_that_ends_at_t
     assert all(device.last_sent_at for device in PushDevice.objects.all())
 
 
-def test_several_games_waiting_are_one_notification_that_names_each(service):
+def test_several_games_waiting_are_one_notification_that_names_each(push_service):
     first, second = running_game(now=timezone.now()), running_game(now=timezone.now())
-    ann = phone(service, "ann")
+    ann = phone(push_service, "ann")
     nominate(first)
     nominate(second)
     assert send_due_pushes() == 1  # both rows due together: one push
@@ -81,9 +69,9 @@ def test_several_games_waiting_are_one_notification_that_names_each(service):
     assert message["holds"] == f"{first.pk}.{reload(first).step_number},{second.pk}.{reload(second).step_number}"
 
 
-def test_a_push_for_a_move_already_made_is_not_sent_and_the_device_is_told_it_no_longer_holds(service, client_for):
+def test_a_push_for_a_move_already_made_is_not_sent_and_the_device_is_told_it_no_longer_holds(push_service, client_for):
     game = running_game(now=timezone.now())
-    bob = phone(service, "bob")
+    bob = phone(push_service, "bob")
     nominate(game)
     holds = f"{game.pk}.{reload(game).step_number}"
     assert client_for("bob").get(f"/push/holds/?moves={holds}").json() == {"holds": True}
@@ -96,12 +84,12 @@ def test_a_push_for_a_move_already_made_is_not_sent_and_the_device_is_told_it_no
     assert Client().get(f"/push/holds/?moves={holds}").status_code == 401  # says nothing to a stranger
 
 
-def test_no_push_says_a_role_a_card_or_a_ballot(service):
+def test_no_push_says_a_role_a_card_or_a_ballot(push_service):
     """A whole game's pushes, as a stranger reading the lock screen would: the game, what is asked, by when."""
     from tests.factories import governments
 
     game = running_game(now=timezone.now())
-    phones = [phone(service, name) for name in NAMES[:5]]
+    phones = [phone(push_service, name) for name in NAMES[:5]]
     for action in governments(("ann", "bob"), ("bob", "cat"), ("cat", "dan")):
         name = action.pop("by")
         make_move(game.pk, user(name), action, reload(game).step_number)
@@ -116,11 +104,11 @@ def test_no_push_says_a_role_a_card_or_a_ballot(service):
                      "enact one of your two policies"}  # fmt: skip
 
 
-def test_quiet_hours_hold_a_push_until_they_end_in_the_reader_s_zone_unless_marked_urgent(service):
+def test_quiet_hours_hold_a_push_until_they_end_in_the_reader_s_zone_unless_marked_urgent(push_service):
     madrid_late = datetime(2026, 12, 4, 22, 30, tzinfo=UTC)  # 23:30 in Madrid
     game = running_game(now=madrid_late)
     for name in ("bob", "cat", "dan"):
-        phone(service, name)
+        phone(push_service, name)
         Profile.objects.update_or_create(user=user(name), defaults={"time_zone": "Europe/Madrid"})
     quiet = {"quiet_from": time(22), "quiet_to": time(7)}
     PushPreferences.objects.create(user=user("bob"), **quiet)
@@ -139,9 +127,9 @@ def test_quiet_hours_hold_a_push_until_they_end_in_the_reader_s_zone_unless_mark
         ((500, {"Retry-After": "Fri, 04 Dec 2099 00:00:00 GMT"}), None),
     ],
 )
-def test_a_busy_push_service_is_tried_again_when_it_says_else_after_a_growing_delay(service, answer, waits):
+def test_a_busy_push_service_is_tried_again_when_it_says_else_after_a_growing_delay(push_service, answer, waits):
     game = running_game(now=timezone.now())
-    bob = phone(service, "bob")
+    bob = phone(push_service, "bob")
     bob.answers.append(answer)
     nominate(game)
     now = timezone.now()
@@ -157,9 +145,9 @@ def test_a_busy_push_service_is_tried_again_when_it_says_else_after_a_growing_de
 
 
 @pytest.mark.parametrize("status", [404, 410])
-def test_a_subscription_the_push_service_says_is_gone_is_removed_and_the_others_go_on(service, status):
+def test_a_subscription_the_push_service_says_is_gone_is_removed_and_the_others_go_on(push_service, status):
     game = running_game(now=timezone.now())
-    bob, cat = phone(service, "bob"), phone(service, "cat")
+    bob, cat = phone(push_service, "bob"), phone(push_service, "cat")
     bob.answers.append((status, {}))
     nominate(game)
     assert send_due_pushes() == 1
@@ -167,10 +155,10 @@ def test_a_subscription_the_push_service_says_is_gone_is_removed_and_the_others_
     assert len(cat.received) == 1 and PushMessage.objects.filter(device__user__username="bob").count() == 0
 
 
-def test_a_refused_push_fails_for_good_and_a_row_that_cannot_be_told_fails_alone(service):
+def test_a_refused_push_fails_for_good_and_a_row_that_cannot_be_told_fails_alone(push_service):
     game, other = running_game(now=timezone.now()), running_game(now=timezone.now())
-    bob, dan = phone(service, "bob"), phone(service, "dan")
-    phone(service, "cat")
+    bob, dan = phone(push_service, "bob"), phone(push_service, "dan")
+    phone(push_service, "cat")
     bob.answers.append((413, {}))
     nominate(game)
     post_message(other.pk, user("ann"), "@cat look at this", now=timezone.now())
@@ -182,9 +170,9 @@ def test_a_refused_push_fails_for_good_and_a_row_that_cannot_be_told_fails_alone
     assert send_due_pushes() == 0 and len(bob.received) == 0 and len(dan.received) == 1
 
 
-def test_a_mention_and_a_warning_are_pushed_each_with_its_own_tag(service):
+def test_a_mention_and_a_warning_are_pushed_each_with_its_own_tag(push_service):
     game = running_game(now=timezone.now())
-    cat = phone(service, "cat")
+    cat = phone(push_service, "cat")
     post_message(game.pk, user("ann"), "@cat what do you think?", now=timezone.now())
     assert send_due_pushes() == 1
     [message] = cat.messages
@@ -193,19 +181,19 @@ def test_a_mention_and_a_warning_are_pushed_each_with_its_own_tag(service):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_workers_sending_at_once_push_each_row_once(service):
+def test_two_workers_sending_at_once_push_each_row_once(push_service):
     if connection.vendor != "postgresql":
         pytest.skip("SKIP LOCKED is PostgreSQL's")
     game = running_game(now=timezone.now())
-    phones = [phone(service, name) for name in NAMES[:5]]
+    phones = [phone(push_service, name) for name in NAMES[:5]]
     nominate(game)
     results = in_threads(send_due_pushes, send_due_pushes)
     assert sum(results) == 5 and [len(p.received) for p in phones] == [1] * 5
 
 
-def test_a_device_subscribed_with_an_older_key_gets_nothing_until_it_subscribes_again(service, settings):
+def test_a_device_subscribed_with_an_older_key_gets_nothing_until_it_subscribes_again(push_service, settings):
     game = running_game(now=timezone.now())
-    bob = phone(service, "bob")
+    bob = phone(push_service, "bob")
     settings.VAPID_PRIVATE_KEY = new_private_key()  # the keys changed: the push service would refuse the old one
     nominate(game)
     assert PushMessage.objects.count() == 0 and bob.received == []
@@ -223,17 +211,17 @@ def test_a_device_subscribed_with_an_older_key_gets_nothing_until_it_subscribes_
         ("https://no-such-host.invalid/push/1", "does not resolve"),
     ],
 )
-def test_an_endpoint_the_site_may_not_post_to_is_refused_and_nothing_is_kept(service, endpoint, words):
-    keys = service.subscribe().as_browser_gives_it()["keys"]
+def test_an_endpoint_the_site_may_not_post_to_is_refused_and_nothing_is_kept(push_service, endpoint, words):
+    keys = push_service.subscribe().as_browser_gives_it()["keys"]
     with pytest.raises(DeviceError, match=words):
         subscribe(make_user("ann"), endpoint=endpoint, p256dh=keys["p256dh"], auth=keys["auth"], browser="",
                   now=timezone.now())  # fmt: skip
     assert PushDevice.objects.count() == 0
 
 
-def test_the_endpoint_is_checked_again_when_connecting(service, settings):
+def test_the_endpoint_is_checked_again_when_connecting(push_service, settings):
     game = running_game(now=timezone.now())
-    bob = phone(service, "bob")
+    bob = phone(push_service, "bob")
     settings.WEBHOOK_ALLOWED_ADDRESSES = []  # as if its name now resolved to loopback
     nominate(game)
     assert send_due_pushes() == 0 and bob.received == []
@@ -242,32 +230,32 @@ def test_the_endpoint_is_checked_again_when_connecting(service, settings):
     assert f"/push/{bob.number}" not in row.error  # the endpoint's path is the device's credential
 
 
-def test_signing_out_removes_the_session_s_devices_and_deleting_the_account_removes_all(service):
+def test_signing_out_removes_the_session_s_devices_and_deleting_the_account_removes_all(push_service):
     from games.services.accounts import delete_account
 
-    phone(service, "ann")
-    phone(service, "ann")
-    phone(service, "bob")
+    phone(push_service, "ann")
+    phone(push_service, "ann")
+    phone(push_service, "bob")
     first = PushDevice.objects.filter(user=user("ann")).order_by("pk").first()
     assert remove_devices(user("ann"), [first.pk, PushDevice.objects.get(user=user("bob")).pk]) == 1  # hers only
     delete_account(user("ann"))
     assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]
 
 
-def test_a_browser_subscribed_again_by_another_account_pushes_to_that_one_only(service):
-    bob = service.subscribe().as_browser_gives_it()
+def test_a_browser_subscribed_again_by_another_account_pushes_to_that_one_only(push_service):
+    bob = push_service.subscribe().as_browser_gives_it()
     for name in ("ann", "bob"):
         subscribe(make_user(name), endpoint=bob["endpoint"], p256dh=bob["keys"]["p256dh"],
                   auth=bob["keys"]["auth"], browser="", now=timezone.now())  # fmt: skip
     assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]
 
 
-def test_a_reminder_is_pushed_as_one_and_a_game_s_end_without_a_role(service):
+def test_a_reminder_is_pushed_as_one_and_a_game_s_end_without_a_role(push_service):
     from games.notify.bell import queue_reminders
     from tests.factories import HITLER_EXECUTED
 
     game = running_game(now=timezone.now())
-    bob = phone(service, "bob")
+    bob = phone(push_service, "bob")
     nominate(game)
     send_due_pushes()
     reminded = reload(game).deadline - timedelta(hours=3)

@@ -4,28 +4,17 @@ input is a problem document that changes nothing."""
 
 import pytest
 
-from devtools.push_service import PushService
 from games.models import PushDevice, PushPreferences
-from games.notify.webpush import new_private_key, public_key
+from games.notify.webpush import public_key
 from tests.factories import Api, token_for
 
 pytestmark = pytest.mark.django_db
-KEY = new_private_key()
 
 
-@pytest.fixture
-def service(settings):
-    settings.VAPID_PRIVATE_KEY = KEY
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    push = PushService(public_key())
-    yield push
-    push.close()
-
-
-def test_a_program_subscribes_lists_and_removes_a_device_of_its_owner(service):
+def test_a_program_subscribes_lists_and_removes_a_device_of_its_owner(push_service):
     ann = Api(token_for("ann"))
     assert Api().get("/push-key").json() == {"key": public_key()}
-    made = ann.post("/me/devices", {**service.subscribe().as_browser_gives_it(), "browser": "my bot's phone"})
+    made = ann.post("/me/devices", {**push_service.subscribe().as_browser_gives_it(), "browser": "my bot's phone"})
     assert made.status_code == 201
     device = made.json()
     assert set(device) == {"id", "browser", "created_at", "last_sent_at"} and device["browser"] == "my bot's phone"
@@ -36,10 +25,10 @@ def test_a_program_subscribes_lists_and_removes_a_device_of_its_owner(service):
     assert PushDevice.objects.count() == 0
 
 
-def test_a_read_token_may_list_but_not_subscribe_and_a_bad_subscription_is_422(service):
+def test_a_read_token_may_list_but_not_subscribe_and_a_bad_subscription_is_422(push_service):
     reader = Api(token_for("ann", scope="read"))
     assert reader.get("/me/devices").json() == []
-    refused = reader.post("/me/devices", service.subscribe().as_browser_gives_it())
+    refused = reader.post("/me/devices", push_service.subscribe().as_browser_gives_it())
     assert refused.status_code == 403 and refused.json()["code"] == "insufficient_scope"
     player = Api(token_for("bob"))
     private = player.post("/me/devices", {"endpoint": "https://10.0.0.1/push/1", "keys": {"p256dh": "x", "auth": "y"}})
@@ -50,7 +39,7 @@ def test_a_read_token_may_list_but_not_subscribe_and_a_bad_subscription_is_422(s
     assert PushDevice.objects.count() == 0
 
 
-def test_push_preferences_are_read_and_replaced_and_half_quiet_hours_refused(service):
+def test_push_preferences_are_read_and_replaced_and_half_quiet_hours_refused(push_service):
     ann = Api(token_for("ann"))
     assert ann.get("/me/push-preferences").json() == {
         "moves": "on", "reminders": "on", "warnings": "on", "mentions": "on", "endings": "on",

@@ -9,22 +9,11 @@ import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 
-from devtools.push_service import PushService
 from games.models import PushDevice, PushPreferences
-from games.notify.webpush import new_private_key, public_key
+from games.notify.webpush import public_key
 from tests.games.helpers import user
 
 pytestmark = pytest.mark.django_db
-KEY = new_private_key()
-
-
-@pytest.fixture
-def service(settings):
-    settings.VAPID_PRIVATE_KEY = KEY
-    settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
-    push = PushService(public_key())
-    yield push
-    push.close()
 
 
 def send(client, body, **headers):
@@ -32,9 +21,9 @@ def send(client, body, **headers):
     return client.post("/profile/devices/", data, content_type="application/json", **headers)
 
 
-def test_a_subscription_sent_by_the_page_is_listed_as_this_browser_and_removed(client_for, service):
+def test_a_subscription_sent_by_the_page_is_listed_as_this_browser_and_removed(client_for, push_service):
     ann = client_for("ann")
-    subscription = service.subscribe().as_browser_gives_it()
+    subscription = push_service.subscribe().as_browser_gives_it()
     agent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36"
     answer = send(ann, subscription, HTTP_USER_AGENT=agent)
     assert answer.status_code == 201
@@ -63,23 +52,23 @@ def test_a_subscription_sent_by_the_page_is_listed_as_this_browser_and_removed(c
         {"endpoint": "https://127.0.0.1/" + "x" * 5000, "keys": "filled below"},
     ],
 )
-def test_a_subscription_no_browser_would_make_is_refused_with_a_reason_and_nothing_kept(client_for, service, body):
+def test_a_subscription_no_browser_would_make_is_refused_with_a_reason_and_nothing_kept(client_for, push_service, body):
     if isinstance(body, dict) and body.get("keys") == "filled below":
-        body = {**body, "keys": service.subscribe().as_browser_gives_it()["keys"]}
+        body = {**body, "keys": push_service.subscribe().as_browser_gives_it()["keys"]}
     answer = send(client_for("ann"), body)
     assert answer.status_code == 400 and answer.json()["error"]
     assert PushDevice.objects.count() == 0
 
 
-def test_without_a_vapid_key_the_page_says_push_is_off_and_nothing_is_kept(client_for, service, settings):
+def test_without_a_vapid_key_the_page_says_push_is_off_and_nothing_is_kept(client_for, push_service, settings):
     settings.VAPID_PRIVATE_KEY = ""
     ann = client_for("ann")
     assert "This site does not send push notifications." in ann.get("/profile/devices/").content.decode()
-    answer = send(ann, service.subscribe().as_browser_gives_it())
+    answer = send(ann, push_service.subscribe().as_browser_gives_it())
     assert answer.status_code == 400 and answer.json() == {"error": "This site does not send push notifications."}
 
 
-def test_what_is_pushed_and_the_quiet_hours_are_saved_and_half_quiet_hours_refused(client_for, service):
+def test_what_is_pushed_and_the_quiet_hours_are_saved_and_half_quiet_hours_refused(client_for, push_service):
     ann = client_for("ann")
     chosen = {"moves": "urgent", "reminders": "on", "warnings": "on", "mentions": "off", "endings": "on"}
     refused = ann.post("/profile/devices/", {**chosen, "quiet_from": "22:00", "quiet_to": ""})
@@ -96,12 +85,12 @@ def test_what_is_pushed_and_the_quiet_hours_are_saved_and_half_quiet_hours_refus
     )
 
 
-def test_signing_out_removes_this_browser_s_device(client_for, service):
+def test_signing_out_removes_this_browser_s_device(client_for, push_service):
     ann = client_for("ann")
-    send(ann, service.subscribe().as_browser_gives_it())
+    send(ann, push_service.subscribe().as_browser_gives_it())
     other = Client()  # the same person in another browser, signed in there too
     other.force_login(user("ann"))
-    send(other, service.subscribe().as_browser_gives_it())
+    send(other, push_service.subscribe().as_browser_gives_it())
     ann.post("/accounts/logout/")
     assert PushDevice.objects.count() == 1
 
@@ -123,22 +112,22 @@ def test_the_site_installs_with_a_manifest_icons_a_service_worker_at_its_root_an
     assert "You are offline" in offline and 'id="kept-pages"' in offline
 
 
-def test_the_devices_page_is_for_its_owner_only(service):
+def test_the_devices_page_is_for_its_owner_only(push_service):
     assert Client().get("/profile/devices/").status_code == 302
     answer = send(Client(), {"endpoint": "https://127.0.0.1/push/1", "keys": {}})
     assert answer.status_code == 302 and PushDevice.objects.count() == 0
 
 
-def test_a_new_password_removes_every_device_but_this_session_s(client_for, service):
+def test_a_new_password_removes_every_device_but_this_session_s(client_for, push_service):
     ann = client_for("ann")
     ann_user = user("ann")
     ann_user.set_password("pw-for-tests-1")
     ann_user.save()
     ann.force_login(ann_user)
-    send(ann, service.subscribe().as_browser_gives_it())
+    send(ann, push_service.subscribe().as_browser_gives_it())
     elsewhere = Client()  # a session somewhere else, perhaps not hers
     elsewhere.force_login(ann_user)
-    send(elsewhere, service.subscribe().as_browser_gives_it())
+    send(elsewhere, push_service.subscribe().as_browser_gives_it())
     new = "a-new-pass-phrase-2"
     changed = ann.post("/accounts/password/change/", {"oldpassword": "pw-for-tests-1", "password1": new,
                                                       "password2": new})  # fmt: skip
