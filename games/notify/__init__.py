@@ -8,11 +8,14 @@ The state-change services (games.services) call the functions below, in their tr
 
 Out: `bell.py` (the in-site notices, which the other channels read; `messages.py` says them), `email.py` (the
 email outbox; `email_compose.py` writes each email, `unsubscribe.py` its links), `webhooks.py` (the webhooks'
-outbox; `webhook_targets.py` the addresses they may reach), `calendar.py` (the deadlines feed, read on demand).
+outbox; `webhook_targets.py` the addresses they may reach), `push.py` (Web Push's outbox; `webpush.py` the
+protocol: the endpoint's check, the payload's encryption, the VAPID signature), `calendar.py` (the deadlines feed,
+read on demand).
 In: `replies.py` (a reply by email, posted or made a move; `reply_tokens.py`, `reply_text.py`, `commands.py`).
-`failures.py` is the outboxes' one-failure-at-a-time record.
+`failures.py` is the outboxes' one-failure-at-a-time record; `outbox.py` how the webhooks' and the pushes' claim their
+rows.
 
-Adding a channel (a chat service, web push):
+Adding a channel (a chat service, say):
 1. a module here with a subclass of `channels.Channel` that writes its outbox rows in the hooks it needs (often
    `changes` alone) and wakes its worker after commit with `games.dispatch.queue_now("games.<its task>")`;
 2. its outbox's sending as a function that takes `failures` (failures.py) and returns how many it sent, run by a

@@ -23,7 +23,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -39,6 +39,7 @@ from .bell import owed_data
 from .channels import Channel
 from .failures import Failures
 from .messages import describe_notification, owed
+from .outbox import claim_due
 from .webhook_targets import BlockedAddress
 from .webpush import Answer, configured, public_key, redacted_error, send
 
@@ -135,7 +136,8 @@ def send_due_pushes(*, now: datetime | None = None, failures: Failures | None = 
     are one push."""
     failures = Failures() if failures is None else failures
     sent = 0
-    while claimed := _claim(now or timezone.now()):
+    while claimed := claim_due(PushMessage, now=now or timezone.now(), timeout=CLAIM_TIMEOUT, batch=BATCH,
+                               related="device"):  # fmt: skip
         batch = _Batch(claimed)
         for rows in batch.groups():
             try:
@@ -145,23 +147,6 @@ def send_due_pushes(*, now: datetime | None = None, failures: Failures | None = 
                 batch.settle(rows, PushMessage.Status.FAILED, error=text)
         batch.write(now or timezone.now())
     return sent
-
-
-def _claim(now: datetime) -> list[PushMessage]:
-    due = Q(status=PushMessage.Status.PENDING, due_at__lte=now) | Q(
-        status=PushMessage.Status.SENDING, claimed_at__lt=now - CLAIM_TIMEOUT
-    )
-    with transaction.atomic():
-        rows = list(
-            PushMessage.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(due)
-            .select_related("device")
-            .order_by("due_at", "pk")[:BATCH]
-        )
-        PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
-            status=PushMessage.Status.SENDING, claimed_at=now
-        )
-    return rows
 
 
 class _Batch:

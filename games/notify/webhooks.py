@@ -40,6 +40,7 @@ from games.models import Game, Notification, Post, WebhookDelivery, WebhookSubsc
 from .bell import notify_webhook_disabled
 from .channels import Channel
 from .failures import Failures
+from .outbox import claim_due
 from .webhook_targets import BlockedAddress, CheckedHTTP, CheckedHTTPS, delivery_error, without_url
 
 log = logging.getLogger(__name__)
@@ -211,7 +212,8 @@ def deliver_due(*, now: datetime | None = None, failures: Failures | None = None
     cannot be sent at all is failed alone, with its error; the others go on."""
     failures = Failures() if failures is None else failures
     delivered = 0
-    while claimed := _claim(now or timezone.now()):
+    while claimed := claim_due(WebhookDelivery, now=now or timezone.now(), timeout=CLAIM_TIMEOUT, batch=BATCH,
+                               related="subscription"):  # fmt: skip
         for delivery in claimed:
             try:
                 delivered += _attempt(delivery, now or timezone.now())
@@ -219,23 +221,6 @@ def deliver_due(*, now: datetime | None = None, failures: Failures | None = None
                 error = delivery_error(error, delivery.subscription.url)
                 _fail(delivery, failures.add(f"webhook delivery {delivery.pk}", error))
     return delivered
-
-
-def _claim(now: datetime) -> list[WebhookDelivery]:
-    due = Q(status=WebhookDelivery.Status.PENDING, due_at__lte=now) | Q(
-        status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - CLAIM_TIMEOUT
-    )
-    with transaction.atomic():
-        rows = list(
-            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(due)
-            .select_related("subscription")
-            .order_by("due_at", "pk")[:BATCH]
-        )
-        WebhookDelivery.objects.filter(pk__in=[row.pk for row in rows]).update(
-            status=WebhookDelivery.Status.SENDING, claimed_at=now
-        )
-    return rows
 
 
 def _attempt(delivery: WebhookDelivery, now: datetime) -> int:
