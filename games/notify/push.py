@@ -33,7 +33,7 @@ from games.announcements import describe_stored
 from games.dispatch import queue_now
 from games.engine import waiting_for
 from games.models import Game, Notification, Profile, PushDevice, PushMessage, PushPreferences, Seat
-from games.wording import when
+from games.wording import colon, when
 
 from .bell import owed_data
 from .channels import Channel
@@ -272,7 +272,7 @@ def _moves(owing: list[tuple[Game, dict]], now: datetime, *, reminder: bool) -> 
         title = ngettext("Your move in %(count)s game", "Your move in %(count)s games", len(owing)) % {
             "count": len(owing)
         }
-        lines = [f"{game.name}: {_sentence(owed(data), game)}" for game, data in owing]
+        lines = [f"{game.name}{colon()} {_sentence(owed(data), game)}" for game, data in owing]
         url = reverse("games:home")
     deadlines = [game.deadline for game, _data in owing if game.deadline is not None]
     ttl = int((max(deadlines) - now).total_seconds()) if len(deadlines) == len(owing) else NO_DEADLINE_TTL

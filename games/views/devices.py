@@ -104,16 +104,15 @@ def remove(request, device_id: int):
 
 
 def browser_of(agent: str) -> str:
-    """A device as its owner recognises it in the list: the browser and the system, from its User-Agent."""
+    """A device as its owner recognises it in the list: the browser and the system, from its User-Agent, in names
+    that no language translates ("Chrome · Android"); "" when it names neither (the list says "A browser")."""
     browsers = (("Edg/", "Edge"), ("OPR/", "Opera"), ("SamsungBrowser", "Samsung Internet"), ("Firefox/", "Firefox"),
                 ("Chrome/", "Chrome"), ("Chromium/", "Chromium"), ("Safari/", "Safari"))  # fmt: skip
     systems = (("Android", "Android"), ("iPhone", "iOS"), ("iPad", "iPadOS"), ("Windows", "Windows"),
                ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"))  # fmt: skip
     name = next((label for mark, label in browsers if mark in agent), "")
     system = next((label for mark, label in systems if mark in agent), "")
-    if name and system:
-        return _("%(browser)s on %(system)s") % {"browser": name, "system": system}
-    return name or system or _("A browser")
+    return " · ".join(part for part in (name, system) if part)
 
 
 @never_cache

@@ -28,9 +28,9 @@ def test_a_subscription_sent_by_the_page_is_listed_as_this_browser_and_removed(c
     answer = send(ann, subscription, HTTP_USER_AGENT=agent)
     assert answer.status_code == 201
     device = PushDevice.objects.get()
-    assert (device.user, device.browser, device.server_key) == (user("ann"), "Chrome on Android", public_key())
+    assert (device.user, device.browser, device.server_key) == (user("ann"), "Chrome · Android", public_key())
     page = ann.get("/profile/devices/").content.decode()
-    assert "This device gets your notifications now." in page and "Chrome on Android" in page
+    assert "This device gets your notifications now." in page and "Chrome · Android" in page
     assert f'data-endpoint="{subscription["endpoint"]}"' in page and f'data-key="{public_key()}"' in page
     assert client_for("bob").post(f"/profile/devices/{device.pk}/remove/", follow=True).status_code == 200
     assert PushDevice.objects.count() == 1  # not bob's to remove

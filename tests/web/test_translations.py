@@ -110,8 +110,12 @@ def visible_text(html: str) -> str:
     return re.sub(r"<[^>]+>", " ", body)
 
 
-def test_no_english_word_on_a_french_page(db):
+def test_no_english_word_on_a_french_page(db, settings):
     from django.contrib.auth.models import Group
+
+    from games.notify.webpush import new_private_key
+
+    settings.VAPID_PRIVATE_KEY = new_private_key()  # the devices page as a site that pushes shows it
 
     from games.services.transfer import import_script
     from tests.factories import governments, make_user, script
@@ -131,6 +135,8 @@ def test_no_english_word_on_a_french_page(db):
             "/games/new/",
             "/profile/",
             "/notifications/",
+            "/profile/devices/",
+            "/offline/",
             "/users/bob/",
         ],
         moderator: ["/moderation/", f"/moderation/games/{game.pk}/", "/moderation/reports/", "/moderation/audit/"],
