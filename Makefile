@@ -35,8 +35,7 @@ run: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	-DEBUG=1 HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" $(PY) manage.py demo
 	DEBUG=1 $(PY) manage.py vapid_keys --file var/vapid-private-key
-	DEBUG=1 HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" VAPID_PRIVATE_KEY_FILE=var/vapid-private-key \
-		$(VENV)/bin/honcho start
+	DEBUG=1 HOST=$(HOST) SITE_URL="$${SITE_URL:-http://$(HOST)}" VAPID_PRIVATE_KEY_FILE=var/vapid-private-key $(VENV)/bin/honcho start
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

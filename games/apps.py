@@ -35,7 +35,7 @@ def _forget_devices(sender, request, user, **kwargs) -> None:
     """Signing out: the devices subscribed in this session get no more pushes (its data is still there)."""
     from .services.devices import remove_devices
 
-    if user is not None:
+    if user is not None and user.pk is not None:  # a deleted account's devices went with it
         remove_devices(user, _session_devices(request))
 
 

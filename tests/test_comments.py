@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOT_PRODUCT = re.compile(r"^(tests|devtools|docs|locale)/|(^|/)migrations/|^(README\.md|mkdocs\.yml)$")
+NOT_PRODUCT = re.compile(
+    r"^(tests|devtools|docs|locale)/|(^|/)migrations/|^(README\.md|mkdocs\.yml)$|\.(png|jpe?g|ico|webp)$"  # images: no text
+)
 
 # An issue of this project: "issue 30", "issues 19 and 27", "(#17)". Another project's is cited by its address.
 # A colour ("color: #333") and an anchor ("#1" in a link) are not issues.

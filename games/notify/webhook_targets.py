@@ -198,8 +198,8 @@ class CheckedHTTPS(http.client.HTTPSConnection):
 
 
 def tls_context() -> ssl.SSLContext:
-    """The process's verifying TLS context: loading the system's certificates takes about 25 ms, more than a
-    whole push or webhook, so it is done once, and again only if where OpenSSL reads them from changes."""
+    """The process's verifying TLS context: loading the system's certificates costs more than a whole push or
+    webhook, so it is done once, and again only if where OpenSSL reads them from changes."""
     return _tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
 
 

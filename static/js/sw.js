@@ -48,12 +48,26 @@ function navigate(request, url) {
     var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
     var stored = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
     if (response.status === 200 && html && stored && !NOT_KEPT.test(url.pathname)) keep(url, response.clone());
+    if (response.status === 200 && html) offlineIn(response.headers.get("Content-Language"));
     return response;
   }).catch(function () {
     return caches.open(PAGES).then(function (cache) { return cache.match(url.pathname + url.search); })
       .then(function (kept) { return kept ? readOnly(kept) : caches.match("/offline/"); })
       .then(function (answer) { return answer || Response.error(); });
   });
+}
+
+function offlineIn(language) {
+  // The offline page in the language the site now speaks to this reader (they may have chosen another).
+  if (!language) return;
+  caches.open(SHELL).then(function (cache) {
+    return cache.match("/offline/").then(function (kept) {
+      if (kept && kept.headers.get("Content-Language") === language) return;
+      return fetch("/offline/", { credentials: "same-origin" }).then(function (fresh) {
+        if (fresh.ok) return cache.put("/offline/", fresh);
+      });
+    });
+  }).catch(function () { /* kept as it was */ });
 }
 
 function keep(url, response) {

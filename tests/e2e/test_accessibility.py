@@ -17,7 +17,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import PushDevice
-from games.notify.webpush import new_private_key, public_key
+from games.notify.webpush import new_private_key
 from games.services import cancel, create_game
 from games.services.forum import mark_read, post_message
 from games.services.knowledge import record_witness
@@ -74,7 +74,7 @@ def build_world() -> dict[str, list[str]]:
     post_message(execution_vote.pk, make_user("cat"), "I trust @dan.")  # eve's page: a "New posts" line above
     record_witness(execution_vote, moderator)  # past the warning there (issue 29); asked first on the nomination's
     PushDevice.objects.create(user=make_user("ann"), endpoint="https://push.example.org/1", p256dh="k", auth="a",
-                              server_key=public_key(), browser="Firefox on Android",
+                              server_key="the site's key", browser="Firefox · Android",
                               created_at=timezone.now())  # fmt: skip
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",

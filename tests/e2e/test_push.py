@@ -51,8 +51,8 @@ SHOWN = """() => navigator.serviceWorker.ready
 def subscribed_page(browser, live_server, push_service, name: str, language: str, device: str):
     """`name` signed in, their device subscribed from the devices page by its button; the page and the
     subscription the push service holds for it."""
-    page = signed_in(browser, live_server.url, name, language=language, viewport=VIEWPORTS[device])
-    Profile.objects.filter(user=user(name)).update(language=language)
+    page = signed_in(browser, live_server.url, name, language=language, viewport=VIEWPORTS[device], locale=language)
+    Profile.objects.update_or_create(user=user(name), defaults={"language": language})
     page.context.grant_permissions(["notifications"], origin=live_server.url)
     subscription = push_service.subscribe()
     page.context.add_init_script(script=STAND_IN % json.dumps(subscription.as_browser_gives_it()))
@@ -144,7 +144,8 @@ def test_a_click_on_the_notification_opens_the_game_at_the_move(browser, live_se
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
 def test_offline_the_site_shows_the_pages_kept_read_only_and_lists_them(browser, live_server, language, device):
     game = running_game(now=timezone.now())
-    page = signed_in(browser, live_server.url, "ann", language=language, viewport=VIEWPORTS[device])
+    page = signed_in(browser, live_server.url, "ann", language=language, viewport=VIEWPORTS[device], locale=language)
+    Profile.objects.update_or_create(user=user("ann"), defaults={"language": language})
     page.goto("/")
     page.wait_for_function("() => navigator.serviceWorker.ready.then(r => !!r.active)")
     page.reload()  # now under the service worker: the pages opened from here on are kept

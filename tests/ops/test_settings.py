@@ -64,7 +64,7 @@ def test_make_starts_the_site_and_the_measuring_commands_in_development_mode():
     """Production is the default: `make run` (the README's "Try it"), the benchmarks and the outage scenarios ask
     for development mode in every command that starts Django."""
     targets = ["run", "bench", "bench-deadlines", "bench-reminders", "bench-thread", "bench-live", "bench-moves",
-               "bench-pages", "bench-follow", "chaos"]  # fmt: skip
+               "bench-pages", "bench-follow", "bench-push", "chaos"]  # fmt: skip
     dry = subprocess.run(["make", "-n", "-W", ".venv/.installed", *targets], cwd=ROOT, capture_output=True,
                          text=True, timeout=30, check=True).stdout  # fmt: skip
     starting = [line for line in dry.splitlines() if "manage.py" in line or "honcho" in line]
