@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOT_PRODUCT = re.compile(
-    r"^(tests|devtools|docs|locale)/|(^|/)migrations/|^(README\.md|mkdocs\.yml)$|\.(png|jpe?g|ico|webp)$"  # images: no text
+NOT_PRODUCT = re.compile(  # nor images, which hold no comment
+    r"^(tests|devtools|docs|locale)/|(^|/)migrations/|^(README\.md|mkdocs\.yml)$|\.(png|jpe?g|ico|webp)$"
 )
 
 # An issue of this project: "issue 30", "issues 19 and 27", "(#17)". Another project's is cited by its address.
