@@ -22,6 +22,7 @@ import logging
 from collections import defaultdict
 from datetime import datetime, timedelta
 
+from django.core import signing
 from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
@@ -59,7 +60,12 @@ BATCH = 50
 CLAIM_TIMEOUT = timedelta(minutes=10)
 MAX_ATTEMPTS = 8
 MAX_DELAY = timedelta(hours=1)
+MIN_DELAY = timedelta(seconds=30)
 NO_DEADLINE_TTL = int(timedelta(days=7).total_seconds())  # what waits for no deadline waits a week at most
+LISTED = 6  # games a "your move" names; the rest are counted, so that the push stays within its size
+MAX_HELD = 50  # moves a push's token speaks for
+HOLDS_SALT = "games.push.holds"
+HOLDS_MAX_AGE = NO_DEADLINE_TTL  # a token outlives no push
 SENT_STATUSES = (200, 201, 202)
 GONE_STATUSES = (404, 410)
 
@@ -144,15 +150,15 @@ def send_due_pushes(*, now: datetime | None = None, failures: Failures | None = 
                 sent += _push(rows, batch, now or timezone.now())
             except Exception as error:
                 text = failures.add(f"push {rows[0].pk}", redacted_error(error, rows[0].device.endpoint))
-                batch.settle(rows, PushMessage.Status.FAILED, error=text)
+                _settle(rows, PushMessage.Status.FAILED, now=now or timezone.now(), error=text)
         batch.write(now or timezone.now())
     return sent
 
 
 class _Batch:
-    """A claim's rows with what their pushes read, read once for them all (each reader's profile, the moves each
-    owes now with every game's state loaded once, the games named), and what became of them, written at the end
-    in a statement per outcome."""
+    """A claim's rows with what their pushes read, read once for them all: each reader's profile, the moves each owes
+    now (every game's state loaded once), the games named. What became of each push is written as soon as its
+    answer came, so that a worker that dies mid-claim sends nothing twice but the push it was sending."""
 
     def __init__(self, rows: list[PushMessage]) -> None:
         self.rows = rows
@@ -160,8 +166,8 @@ class _Batch:
         self.profiles = {profile.user_id: profile for profile in Profile.objects.filter(user_id__in=readers)}
         self.owing = owed_by({row.device.user_id for row in rows if row.tag == MOVES})
         self.games = Game.objects.defer("state").in_bulk({row.game_id for row in rows if row.tag != MOVES})
-        self.settled: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.sent_to: set[int] = set()
+        self.gone: set[int] = set()  # devices removed during the claim: their other rows went with them
 
     def groups(self) -> list[list[PushMessage]]:
         grouped = defaultdict(list)
@@ -172,30 +178,35 @@ class _Batch:
     def profile(self, user_id: int) -> Profile:
         return self.profiles.get(user_id) or Profile(user_id=user_id)
 
-    def settle(self, rows: list[PushMessage], status: str, *, error: str = "") -> None:
-        self.settled[(status, error[:200])] += [row.pk for row in rows]
-
     def write(self, now: datetime) -> None:
-        for (status, error), pks in self.settled.items():
-            sent_at = now if status == PushMessage.Status.SENT else None
-            PushMessage.objects.filter(pk__in=pks).update(
-                status=status, error=error, sent_at=sent_at, attempts=F("attempts") + 1
-            )
+        """The devices' last push, once for the claim: what the list of devices shows, no outbox's state."""
         if self.sent_to:
             PushDevice.objects.filter(pk__in=self.sent_to).update(last_sent_at=now)
+
+
+def _settle(rows: list[PushMessage], status: str, *, now: datetime, error: str = "") -> None:
+    """What became of these rows, written at once."""
+    PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
+        status=status,
+        error=error[:200],
+        sent_at=now if status == PushMessage.Status.SENT else None,
+        attempts=F("attempts") + 1,
+    )
 
 
 def _push(rows: list[PushMessage], batch: _Batch, now: datetime) -> int:
     """One push for these rows (one device, one tag); 1 if the push service took it."""
     device = rows[0].device
+    if device.pk in batch.gone:
+        return 0
     if device.server_key != public_key():  # subscribed with an older key: its next visit subscribes it again
-        batch.settle(rows, PushMessage.Status.SKIPPED, error="the device subscribed with an older key")
+        _settle(rows, PushMessage.Status.SKIPPED, now=now, error="the device subscribed with an older key")
         return 0
     profile = batch.profile(device.user_id)
     with translation.override(profile.language), timezone.override(profile.time_zone):
         message, ttl = compose(rows, batch, now)
     if message is None:
-        batch.settle(rows, PushMessage.Status.SKIPPED)
+        _settle(rows, PushMessage.Status.SKIPPED, now=now)
         return 0
     tag = rows[0].tag
     urgency = "high" if tag == MOVES or rows[0].kind in URGENT_KINDS else "normal"
@@ -211,23 +222,25 @@ def _push(rows: list[PushMessage], batch: _Batch, now: datetime) -> int:
 def _answered(rows: list[PushMessage], batch: _Batch, answer: Answer | None, error: str, ttl: int, now) -> int:
     device = rows[0].device
     if answer is not None and answer.status in SENT_STATUSES:
-        batch.settle(rows, PushMessage.Status.SENT)
+        _settle(rows, PushMessage.Status.SENT, now=now)
         batch.sent_to.add(device.pk)
         return 1
     if answer is not None and answer.status in GONE_STATUSES:
         log.info("push subscription %s is gone (%s): device removed", device.pk, answer.status)
+        batch.gone.add(device.pk)
+        batch.sent_to.discard(device.pk)
         device.delete()  # and its rows
         return 0
     retried = answer is None or answer.status == 429 or answer.status >= 500
     attempts = rows[0].attempts + 1
     if not retried or attempts >= MAX_ATTEMPTS:
-        batch.settle(rows, PushMessage.Status.FAILED, error=error)
+        _settle(rows, PushMessage.Status.FAILED, now=now, error=error)
         return 0
     delay = min(timedelta(minutes=2 ** (attempts - 1)), MAX_DELAY)
-    if answer is not None and answer.retry_after is not None:
-        delay = timedelta(seconds=answer.retry_after)
+    if answer is not None and answer.retry_after is not None:  # as it says, but never at once again
+        delay = max(timedelta(seconds=answer.retry_after), MIN_DELAY)
     if delay.total_seconds() >= ttl:  # it would arrive after it stops being true
-        batch.settle(rows, PushMessage.Status.SKIPPED, error=error)
+        _settle(rows, PushMessage.Status.SKIPPED, now=now, error=error)
         return 0
     PushMessage.objects.filter(pk__in=[row.pk for row in rows]).update(
         status=PushMessage.Status.PENDING, due_at=now + delay, attempts=F("attempts") + 1, error=error[:200]
@@ -243,7 +256,8 @@ def compose(rows: list[PushMessage], batch: _Batch, now: datetime) -> tuple[dict
     is still true (every move they announced was made)."""
     if rows[0].tag == MOVES:
         reminder = any(row.kind == Notification.Kind.REMINDER for row in rows)
-        return _moves(batch.owing.get(rows[0].device.user_id, []), now, reminder=reminder)
+        user_id = rows[0].device.user_id
+        return _moves(batch.owing.get(user_id, []), user_id, now, reminder=reminder)
     row = max(rows, key=lambda r: (r.created_at, r.pk))  # the newest of a game's tag says it
     game = batch.games.get(row.game_id)
     if game is None:
@@ -259,9 +273,14 @@ def compose(rows: list[PushMessage], batch: _Batch, now: datetime) -> tuple[dict
     return {"tag": row.tag, "title": title, "body": body, "url": url}, NO_DEADLINE_TTL
 
 
-def _moves(owing: list[tuple[Game, dict]], now: datetime, *, reminder: bool) -> tuple[dict | None, int]:
-    """Every move the reader owes now, as one notification: the games, what each asks and by when."""
+def _moves(owing: list[tuple[Game, dict]], user_id: int, now: datetime, *, reminder: bool) -> tuple[dict | None, int]:
+    """Every move the reader owes now, as one notification: the games, what each asks and by when (the first
+    LISTED of them, and how many more), and a token the device shows the site to ask whether it still holds."""
     if not owing:
+        return None, 0
+    deadlines = [game.deadline for game, _data in owing if game.deadline is not None]
+    ttl = int((max(deadlines) - now).total_seconds()) if len(deadlines) == len(owing) else NO_DEADLINE_TTL
+    if ttl <= 0:  # every deadline passed: what it would say is no longer true
         return None, 0
     if len(owing) == 1:
         game, data = owing[0]
@@ -272,11 +291,13 @@ def _moves(owing: list[tuple[Game, dict]], now: datetime, *, reminder: bool) -> 
         title = ngettext("Your move in %(count)s game", "Your move in %(count)s games", len(owing)) % {
             "count": len(owing)
         }
-        lines = [f"{game.name}{colon()} {_sentence(owed(data), game)}" for game, data in owing]
+        lines = [f"{game.name}{colon()} {_sentence(owed(data), game)}" for game, data in owing[:LISTED]]
+        if len(owing) > LISTED:
+            more = len(owing) - LISTED
+            lines.append(ngettext("and %(count)s more game", "and %(count)s more games", more) % {"count": more})
         url = reverse("games:home")
-    deadlines = [game.deadline for game, _data in owing if game.deadline is not None]
-    ttl = int((max(deadlines) - now).total_seconds()) if len(deadlines) == len(owing) else NO_DEADLINE_TTL
-    holds = ",".join(f"{game.pk}.{data['step_number']}" for game, data in owing)
+    moves = ",".join(f"{game.pk}.{data['step_number']}" for game, data in owing[:MAX_HELD])
+    holds = signing.dumps({"user": user_id, "moves": moves}, salt=HOLDS_SALT, compress=True)
     message = {"tag": MOVES, "title": title, "body": "\n".join(lines), "url": url, "holds": holds}
     return message, ttl
 
@@ -305,13 +326,19 @@ def owed_by(user_ids: set[int]) -> dict[int, list[tuple[Game, dict]]]:
     return owing
 
 
-def still_owed(user_id: int, holds: str) -> bool:
-    """Whether any of the moves a push announced (`holds`: "game.step,...") is still the reader's to make: the
-    device asks before it shows a "your move" that may have waited in the push service."""
+def still_owed(holds: str) -> bool:
+    """Whether any of the moves a push announced is still its reader's to make: the device shows the push's token
+    (signed here, so it speaks for the reader without their session, which may have ended) before it shows a "your
+    move" that may have waited in the push service. A token that is not ours, or too old, holds nothing."""
+    try:
+        said = signing.loads(holds, salt=HOLDS_SALT, max_age=HOLDS_MAX_AGE)
+    except signing.BadSignature:
+        return False
     announced = set()
-    for item in holds.split(",")[:50]:
+    for item in str(said.get("moves", "")).split(",")[:MAX_HELD]:
         game, _dot, step = item.partition(".")
         if game.isdigit() and step.isdigit():
             announced.add((int(game), int(step)))
-    owing = owed_by({user_id}).get(user_id, [])
+    user_id = said.get("user")
+    owing = owed_by({user_id}).get(user_id, []) if isinstance(user_id, int) else []
     return any((game.pk, data["step_number"]) in announced for game, data in owing)

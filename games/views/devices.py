@@ -118,11 +118,9 @@ def browser_of(agent: str) -> str:
 @never_cache
 @require_GET
 def holds(request) -> JsonResponse:
-    """Whether a "your move" push still holds for the signed-in reader: the device asks before it shows one that
-    may have waited in the push service. Says nothing to anyone else."""
-    if not request.user.is_authenticated:
-        return JsonResponse({"holds": False}, status=401)
-    return JsonResponse({"holds": still_owed(request.user.pk, request.GET.get("moves", "")[:1000])})
+    """Whether a "your move" push still holds: the device shows the push's token (signed by the site, for its
+    reader) before it shows one that may have waited in the push service. A forged or old token holds nothing."""
+    return JsonResponse({"holds": still_owed(request.GET.get("token", "")[:2000])})
 
 
 @require_GET

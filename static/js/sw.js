@@ -116,11 +116,11 @@ self.addEventListener("push", function (event) {
 });
 
 function stillHolds(message) {
-  // Only a "your move" says which moves it is about; the site out of reach, it is shown as it came.
+  // Only a "your move" carries a token saying which moves it is about (signed by the site: no session needed); the
+  // site out of reach or in trouble, the push is shown as it came.
   if (!message.holds) return Promise.resolve(true);
-  return fetch("/push/holds/?moves=" + encodeURIComponent(message.holds), { credentials: "same-origin", cache: "no-store" })
+  return fetch("/push/holds/?token=" + encodeURIComponent(message.holds), { credentials: "omit", cache: "no-store" })
     .then(function (response) {
-      if (response.status === 401) return false;
       return response.ok ? response.json().then(function (answer) { return answer.holds === true; }) : true;
     }, function () { return true; });
 }
