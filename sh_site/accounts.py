@@ -98,3 +98,15 @@ class ConfirmReauthenticationCodeForm(Bounded, allauth.ConfirmReauthenticationCo
 class ChangePhoneForm(Bounded, allauth.ChangePhoneForm): ...
 class VerifyPhoneForm(Bounded, allauth.VerifyPhoneForm): ...
 # fmt: on
+
+
+def sign_out(request, *args, **kwargs):
+    """allauth's sign-out, and the browser told to forget what the site kept in it (Clear-Site-Data)."""
+    from allauth.account.views import logout
+
+    from games.views.common import FORGET
+
+    response = logout(request, *args, **kwargs)
+    if request.method == "POST" and not request.user.is_authenticated:
+        response["Clear-Site-Data"] = FORGET
+    return response

@@ -6,10 +6,12 @@ import sh_site.converters  # noqa: F401  (the <id:...> converter)
 from games.api import api
 from games.views.inbound import inbound_webhook
 from moderation.views import healthz
+from sh_site.accounts import sign_out
 from sh_site.metrics import metrics
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/logout/", sign_out, name="account_logout"),  # allauth's, with Clear-Site-Data
     path("accounts/", include("allauth.urls")),
     path("moderation/", include("moderation.urls")),
     path("healthz", healthz, name="healthz"),

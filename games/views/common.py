@@ -82,3 +82,9 @@ def first_error(form: forms.Form) -> str:
         label = form.fields[field].label if field in form.fields else None
         return f"{label}{colon()} {errors[0]}" if label else errors[0]
     return _("The form is incomplete: reload the page.")
+
+
+# Clear-Site-Data when a person signs out of a browser or deletes their account: the browser forgets what the site
+# kept in it (the service worker's kept pages, which may show a role; its caches; its push subscription). Not the
+# cookies: the sign-out ends the session itself.
+FORGET = '"cache", "storage"'

@@ -20,7 +20,7 @@ from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
 from games.stats import player_stats
 
-from .common import reach
+from .common import FORGET, reach
 
 
 def user_profile(request, username: str):
@@ -117,7 +117,9 @@ def delete(request):
         delete_account(request.user)
         logout(request)
         messages.success(request, _("Your account is deleted. Your posts stay, signed by a deleted user."))
-        return redirect("games:home")
+        response = redirect("games:home")
+        response["Clear-Site-Data"] = FORGET  # what the site kept in this browser: its kept pages, its devices
+        return response
     if request.method == "POST":
         messages.error(request, _("Type your user name to confirm."))
     return render(request, "games/delete_account.html")

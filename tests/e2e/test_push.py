@@ -164,4 +164,10 @@ def test_offline_the_site_shows_the_pages_kept_read_only_and_lists_them(browser,
     expect(page.locator("h1")).to_have_text(said(language, "You are offline"))
     expect(page.locator("#kept-pages a", has_text=game.name)).to_have_count(1)
     page.context.set_offline(False)
+    page.goto("/")
+    if device == "phone":
+        page.locator("header.site summary").click()  # the menu, folded on a phone
+    page.locator("header.site").get_by_role("button", name=said(language, "Sign out")).click()
+    page.wait_for_url("**/")
+    assert page.evaluate("caches.has('pages-v1')") is False  # the kept pages, and the role on them, went with it
     page.context.close()

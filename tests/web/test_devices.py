@@ -133,3 +133,12 @@ def test_a_new_password_removes_every_device_but_this_session_s(client_for, push
                                                       "password2": new})  # fmt: skip
     assert changed.status_code == 302
     assert list(PushDevice.objects.values_list("pk", flat=True)) == ann.session["push_devices"]
+
+
+def test_signing_out_or_deleting_the_account_tells_the_browser_to_forget_what_the_site_kept(client_for):
+    """The service worker's kept pages may show a role: the browser forgets them (and its push subscription)."""
+    ann = client_for("ann")
+    assert ann.post("/accounts/logout/")["Clear-Site-Data"] == '"cache", "storage"'
+    assert "Clear-Site-Data" not in client_for("bob").get("/accounts/logout/")  # only asked, not signed out
+    cat = client_for("cat")
+    assert cat.post("/profile/delete/", {"confirm": "cat"})["Clear-Site-Data"] == '"cache", "storage"'
