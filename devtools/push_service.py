@@ -32,6 +32,28 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.x509.oid import NameOID
 
+# PushManager as the browser has it, but subscribing to this push service: a browser's own subscribe() asks its
+# vendor's push service, which this machine cannot reach. A context's init script, the subscription's JSON put in.
+STAND_IN = """
+(() => {
+  const subscription = %s;
+  let options = null;
+  const made = () => ({ endpoint: subscription.endpoint, options: options, toJSON: () => subscription,
+                        unsubscribe: () => { localStorage.removeItem("subscribed"); return Promise.resolve(true); } });
+  PushManager.prototype.subscribe = function (asked) {
+    options = asked;
+    localStorage.setItem("subscribed", JSON.stringify(Array.from(new Uint8Array(asked.applicationServerKey))));
+    return Promise.resolve(made());
+  };
+  PushManager.prototype.getSubscription = function () {
+    const key = localStorage.getItem("subscribed");
+    if (!key) return Promise.resolve(null);
+    options = { applicationServerKey: new Uint8Array(JSON.parse(key)).buffer };
+    return Promise.resolve(made());
+  };
+})();
+"""
+
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()

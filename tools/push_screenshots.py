@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 PASSWORD = "pw-for-the-screenshots-1"
 PHONE = (390, 844)
-STAND_IN = (ROOT / "tests" / "e2e" / "test_push.py").read_text().split('STAND_IN = """')[1].split('"""')[0]
 
 
 def free_port() -> int:
@@ -110,6 +109,7 @@ def _wait_for(port: int) -> None:
 def _shoot(base: str, game, service, folder: Path) -> None:
     from playwright.sync_api import sync_playwright
 
+    from devtools.push_service import STAND_IN
     from games.engine import waiting_for
     from games.notify.push import send_due_pushes
     from games.services import make_move

@@ -5,6 +5,7 @@ messages are encrypted to (RFC 8291). The URL is a credential (whoever holds it 
 device) and an address we POST to that anyone can choose: it is checked as webhooks' are (games.notify.webpush).
 """
 
+import hashlib
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -34,6 +35,11 @@ class PushDevice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.browser or 'a browser'} of {self.user_id}"  # never the endpoint: a credential
+
+    @property
+    def endpoint_digest(self) -> str:
+        """What a page may show of the endpoint: its SHA-256, which the browser that holds it can match."""
+        return hashlib.sha256(self.endpoint.encode()).hexdigest()
 
 
 class PushPreferences(models.Model):

@@ -10,7 +10,7 @@ API belongs to no session.
 
 from datetime import datetime
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games.models import PushDevice, PushPreferences
@@ -34,30 +34,36 @@ def subscribe(user, *, endpoint: str, p256dh: str, auth: str, browser: str, now:
     problem = check_endpoint(endpoint) or check_keys(p256dh, auth)
     if problem:
         raise DeviceError(problem, code="invalid_subscription")
-    with transaction.atomic():
-        existing = PushDevice.objects.select_for_update().filter(endpoint=endpoint).first()
-        if existing is None and PushDevice.objects.filter(user=user).count() >= MAX_DEVICES:
+    fields = {"user": user, "p256dh": p256dh, "auth": auth, "server_key": public_key(), "browser": browser[:80]}
+    try:
+        with transaction.atomic():
+            return _keep(user, endpoint, fields, now)
+    except IntegrityError:  # the same browser's subscription sent twice at once: the other one made the row
+        with transaction.atomic():
+            return _keep(user, endpoint, fields, now)
+
+
+def _keep(user, endpoint: str, fields: dict, now: datetime) -> PushDevice:
+    existing = PushDevice.objects.select_for_update().filter(endpoint=endpoint).first()
+    if existing is None:
+        if PushDevice.objects.filter(user=user).count() >= MAX_DEVICES:
             raise DeviceError(
                 _("You have %(count)s devices for notifications: remove one before adding another.")
                 % {"count": MAX_DEVICES},
                 code="too_many_devices",
             )
-        fields = {
-            "user": user,
-            "p256dh": p256dh,
-            "auth": auth,
-            "server_key": public_key(),
-            "browser": browser[:80],
-        }
-        if existing is None:
-            return PushDevice.objects.create(endpoint=endpoint, created_at=now, **fields)
-        for name, value in fields.items():
-            setattr(existing, name, value)
-        if existing.user_id != user.pk:
-            existing.created_at, existing.last_sent_at = now, None
-            existing.messages.all().delete()  # what was waiting for its former owner is not for this one
-        existing.save()
-        return existing
+        return PushDevice.objects.create(endpoint=endpoint, created_at=now, **fields)
+    if existing.user_id != user.pk:
+        # Another account's device: the same browser, signed in as someone else, subscribes with the keys it
+        # holds. Whoever knows only the endpoint does not take it.
+        if (existing.p256dh, existing.auth) != (fields["p256dh"], fields["auth"]):
+            raise DeviceError(_("The subscription's keys are not valid."), code="invalid_subscription")
+        existing.created_at, existing.last_sent_at = now, None
+        existing.messages.all().delete()  # what was waiting for its former owner is not for this one
+    for name, value in fields.items():
+        setattr(existing, name, value)
+    existing.save()
+    return existing
 
 
 def remove_device(user, device_id: int) -> bool:

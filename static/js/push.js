@@ -24,16 +24,24 @@
     var field = document.querySelector("input[name=csrfmiddlewaretoken]");
     return field ? field.value : "";
   }
-  function mark(subscription) {  // this device in the list, if it is there
-    var found = false;
-    document.querySelectorAll("li[data-endpoint]").forEach(function (row) {
-      if (subscription && row.getAttribute("data-endpoint") === subscription.endpoint) {
-        row.querySelector(".this-device").hidden = false;
-        found = true;
-      }
+  function digest(text) {  // what the page shows of an endpoint, a credential: its SHA-256, in hexadecimal
+    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (hash) {
+      return Array.from(new Uint8Array(hash), function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
     });
-    if (found) say(status.getAttribute("data-subscribed"));
-    return found;
+  }
+  function mark(subscription) {  // this device in the list, if it is there: whether it is
+    if (!subscription) return Promise.resolve(false);
+    return digest(subscription.endpoint).then(function (mine) {
+      var found = false;
+      document.querySelectorAll("li[data-endpoint]").forEach(function (row) {
+        if (row.getAttribute("data-endpoint") === mine) {
+          row.querySelector(".this-device").hidden = false;
+          found = true;
+        }
+      });
+      if (found) say(status.getAttribute("data-subscribed"));
+      return found;
+    });
   }
   function failed(reason) { say(status.getAttribute("data-failed") + " " + reason); }
 
@@ -64,9 +72,11 @@
   navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
     .then(function (registration) {
       return registration.pushManager.getSubscription().then(function (subscription) {
-        // Subscribed here already, with the site's present key: nothing to offer. Else the button (again).
-        button.hidden = mark(subscription) && keyOf(subscription) === section.getAttribute("data-key");
-        button.addEventListener("click", function () { subscribe(registration); });
+        return mark(subscription).then(function (listed) {
+          // Subscribed here already, with the site's present key: nothing to offer. Else the button (again).
+          button.hidden = listed && keyOf(subscription) === section.getAttribute("data-key");
+          button.addEventListener("click", function () { subscribe(registration); });
+        });
       });
     }).catch(function (error) { failed(error.message || String(error)); });
 })();

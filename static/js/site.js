@@ -80,8 +80,13 @@
   // it is shown again) whether anything changed, sending its ETag; a 304 costs the server one query. On news,
   // each [data-live] part that changed is swapped in, unless the reader is busy in it (focus there, or a field
   // changed): that part, and the ETag, wait for the next answer. Open <details> stay open.
-  startLive();
-  markRead();
+  // A copy of the page kept for offline reading (static/js/sw.js marks it) is read as it is: it asks for no news
+  // and moves no read mark, which would post what it held when it was kept.
+  var kept = document.documentElement.hasAttribute("data-offline");
+  if (!kept) {
+    startLive();
+    markRead();
+  }
   newPosts();
   reportForm();
   copyButtons();

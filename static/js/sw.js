@@ -89,9 +89,10 @@ function keep(url, response) {
 }
 
 function readOnly(kept) {
-  // A kept page as it may be read offline: every form inert and unable to post, the page's banner shown.
+  // A kept page as it may be read offline: every form inert and unable to post, the page marked (site.js then
+  // neither asks for news nor moves the read mark), its banner shown.
   return kept.text().then(function (html) {
-    html = html.replace(/<form\b/g, "<form inert data-offline")
+    html = html.replace(/<html\b/, "<html data-offline").replace(/<form\b/g, "<form inert data-offline")
       .replace(/method="post"/gi, 'method="dialog"')
       .replace('id="offline-banner" hidden', 'id="offline-banner"');
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });

@@ -14,6 +14,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from devtools.push_service import STAND_IN
 from games.models import Profile, PushDevice
 from games.notify.push import send_due_pushes
 from games.services import make_move
@@ -23,26 +24,6 @@ from tests.games.helpers import reload, user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-# PushManager as the browser has it, but subscribing to the loopback push service (the stand-in the issue allows).
-STAND_IN = """
-(() => {
-  const subscription = %s;
-  let options = null;
-  const made = () => ({ endpoint: subscription.endpoint, options: options, toJSON: () => subscription,
-                        unsubscribe: () => { localStorage.removeItem("subscribed"); return Promise.resolve(true); } });
-  PushManager.prototype.subscribe = function (asked) {
-    options = asked;
-    localStorage.setItem("subscribed", JSON.stringify(Array.from(new Uint8Array(asked.applicationServerKey))));
-    return Promise.resolve(made());
-  };
-  PushManager.prototype.getSubscription = function () {
-    const key = localStorage.getItem("subscribed");
-    if (!key) return Promise.resolve(null);
-    options = { applicationServerKey: new Uint8Array(JSON.parse(key)).buffer };
-    return Promise.resolve(made());
-  };
-})();
-"""
 SHOWN = """() => navigator.serviceWorker.ready
   .then(r => r.getNotifications())
   .then(list => list.map(n => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
@@ -160,6 +141,7 @@ def test_offline_the_site_shows_the_pages_kept_read_only_and_lists_them(browser,
     assert page.locator("#panel form").count() > 0
     assert page.locator("form:not([inert])").count() == 0
     assert page.locator("form[method=post]").count() == 0
+    assert page.locator("html[data-offline]").count() == 1  # its scripts post nothing: no news asked, no read mark
     page.goto("/stats/")  # never opened: the offline page, which lists what was kept
     expect(page.locator("h1")).to_have_text(said(language, "You are offline"))
     expect(page.locator("#kept-pages a", has_text=game.name)).to_have_count(1)

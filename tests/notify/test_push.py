@@ -303,3 +303,31 @@ def test_a_reminder_is_pushed_as_one_and_a_game_s_end_without_a_role(push_servic
     over = bob.messages[-1]
     assert over["title"] == f"{ended.name} is over" and over["url"] == f"/games/{ended.pk}/history/"
     assert "liberals" in over["body"].lower() and "(" not in over["body"]  # who won and how, no "name (role)" list
+
+
+@pytest.mark.parametrize(
+    ("moment", "until"),
+    [
+        (datetime(2026, 12, 5, 1, 0, tzinfo=UTC), datetime(2026, 12, 5, 6, 0, tzinfo=UTC)),  # 02:00 in Madrid
+        (datetime(2026, 12, 4, 20, 59, tzinfo=UTC), None),  # 21:59: not yet quiet
+        (datetime(2026, 12, 5, 6, 0, tzinfo=UTC), None),  # 07:00: quiet no more
+        # the night the clocks go back (25 October 2026, 03:00 CEST to 02:00 CET): 07:00 is CET, 06:00 UTC
+        (datetime(2026, 10, 25, 0, 30, tzinfo=UTC), datetime(2026, 10, 25, 6, 0, tzinfo=UTC)),
+        # the night they go forward (29 March 2026, 02:00 CET to 03:00 CEST): 07:00 is CEST, 05:00 UTC
+        (datetime(2026, 3, 29, 0, 30, tzinfo=UTC), datetime(2026, 3, 29, 5, 0, tzinfo=UTC)),
+    ],
+)
+def test_quiet_hours_across_midnight_and_the_changes_of_the_clocks(moment, until):
+    quiet = PushPreferences(quiet_from=time(22), quiet_to=time(7))
+    assert quiet.quiet_until(moment, "Europe/Madrid") == until
+
+
+def test_whoever_knows_only_a_device_s_address_does_not_take_it(push_service):
+    sent = push_service.subscribe().as_browser_gives_it()
+    subscribe(make_user("bob"), endpoint=sent["endpoint"], p256dh=sent["keys"]["p256dh"], auth=sent["keys"]["auth"],
+              browser="", now=timezone.now())  # fmt: skip
+    other = push_service.subscribe().as_browser_gives_it()["keys"]  # keys of another browser's
+    with pytest.raises(DeviceError, match="keys are not valid"):
+        subscribe(make_user("eve"), endpoint=sent["endpoint"], p256dh=other["p256dh"], auth=other["auth"], browser="",
+                  now=timezone.now())  # fmt: skip
+    assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]

@@ -1,8 +1,8 @@
 """`manage.py vapid_keys`: a new key pair for Web Push (VAPID, RFC 8292), printed as the settings take it.
 
 `--file PATH` writes the private key to PATH instead, only if PATH holds none yet (`make run` keeps one in
-var/ and passes it as VAPID_PRIVATE_KEY_FILE). A new key makes every device subscribe again on its next visit:
-docs/running/push.md says how to change keys without a gap.
+var/ and passes it as VAPID_PRIVATE_KEY_FILE). A new key stops pushes to every device until its owner opens the
+devices page on it again: docs/running/push.md says when it is worth it.
 """
 
 import os
