@@ -124,8 +124,14 @@ def test_a_click_on_the_notification_opens_the_game_at_the_move(browser, live_se
 
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
 def test_offline_the_site_shows_the_pages_kept_read_only_and_lists_them(browser, live_server, language, device):
+    from tests.conftest import _missing
+    from tests.e2e.test_accessibility import AXE, SERIOUS
+
+    if not AXE.exists():
+        _missing(f"needs axe-core at {AXE}: make test installs it with npm (package-lock.json)")
     game = running_game(now=timezone.now())
     page = signed_in(browser, live_server.url, "ann", language=language, viewport=VIEWPORTS[device], locale=language)
+    page.context.add_init_script(script=AXE.read_text())  # the kept copy and the offline page, as axe reads them
     Profile.objects.update_or_create(user=user("ann"), defaults={"language": language})
     page.goto("/")
     page.wait_for_function("() => navigator.serviceWorker.ready.then(r => !!r.active)")
@@ -142,9 +148,11 @@ def test_offline_the_site_shows_the_pages_kept_read_only_and_lists_them(browser,
     assert page.locator("form:not([inert])").count() == 0
     assert page.locator("form[method=post]").count() == 0
     assert page.locator("html[data-offline]").count() == 1  # its scripts post nothing: no news asked, no read mark
+    assert page.evaluate(SERIOUS) == []
     page.goto("/stats/")  # never opened: the offline page, which lists what was kept
     expect(page.locator("h1")).to_have_text(said(language, "You are offline"))
     expect(page.locator("#kept-pages a", has_text=game.name)).to_have_count(1)
+    assert page.evaluate(SERIOUS) == []
     page.context.set_offline(False)
     page.goto("/")
     if device == "phone":
