@@ -18,7 +18,7 @@ from games.services import GameError
 from games.services.devices import remove_device, save_preferences, subscribe
 
 router = Router()
-Choice = Literal["off", "on", "urgent"]
+Choice = Literal[tuple(PushPreferences.Choice.values)]  # off, on, urgent: the model's choices
 
 
 class DeviceOut(Schema):
