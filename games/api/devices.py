@@ -99,6 +99,11 @@ def set_preferences(request, payload: PreferencesIn):
     user, _token = player(request)
     if (payload.quiet_from is None) != (payload.quiet_to is None):
         raise GameError(_("Quiet hours need both a start and an end, or neither."), code="invalid_preferences")
+    if any(moment is not None and moment.tzinfo is not None for moment in (payload.quiet_from, payload.quiet_to)):
+        raise GameError(
+            _("Quiet hours are times of day in your own time zone, given without an offset."),
+            code="invalid_preferences",
+        )
     return _preferences(save_preferences(user, payload.dict()))
 
 

@@ -48,6 +48,8 @@ def test_push_preferences_are_read_and_replaced_and_half_quiet_hours_refused(pus
     half = ann.put("/me/push-preferences", {"quiet_from": "22:00:00"})
     assert half.status_code == 422 and half.json()["code"] == "invalid_preferences"
     assert not PushPreferences.objects.exists()
+    offset = ann.put("/me/push-preferences", {"quiet_from": "22:00:00Z", "quiet_to": "07:00:00+01:00"})
+    assert offset.status_code == 422 and "without an offset" in offset.json()["detail"]
     wrong = ann.put("/me/push-preferences", {"moves": "loud"})
     assert wrong.status_code == 422 and wrong.json()["errors"][0]["field"] == "moves"
     saved = ann.put("/me/push-preferences", {"moves": "urgent", "mentions": "off", "quiet_from": "22:00:00",
