@@ -2,7 +2,7 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> and <linkkey:...> converters)
 
-from .views import devices, lobby, notifications, panel, profile, reading, replay, stats, thread, webhooks
+from .views import devices, installable, lobby, notifications, panel, profile, reading, replay, stats, thread, webhooks
 from .views.common import by_link_key
 
 NUMBER = "games/<id:game_id>/"
@@ -52,10 +52,10 @@ urlpatterns = [
     path("notifications/", notifications.notification_list, name="notifications"),
     path("profile/devices/", devices.devices, name="devices"),
     path("profile/devices/<id:device_id>/remove/", devices.remove, name="remove_device"),
-    path("push/holds/", devices.holds, name="push_holds"),
-    path("manifest.webmanifest", devices.manifest, name="manifest"),
-    path("sw.js", devices.service_worker, name="service_worker"),
-    path("offline/", devices.offline, name="offline"),
+    path("push/holds/", installable.holds, name="push_holds"),
+    path("manifest.webmanifest", installable.manifest, name="manifest"),
+    path("sw.js", installable.service_worker, name="service_worker"),
+    path("offline/", installable.offline, name="offline"),
     path("unsubscribe/<str:token>/", notifications.unsubscribe_view, name="unsubscribe"),
     path("calendar/<str:token>.ics", notifications.calendar_feed, name="calendar"),
     path("profile/calendar/", notifications.renew_calendar, name="renew_calendar"),

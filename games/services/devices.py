@@ -46,7 +46,8 @@ def subscribe(user, *, endpoint: str, p256dh: str, auth: str, browser: str, now:
 def _keep(user, endpoint: str, fields: dict, now: datetime) -> PushDevice:
     existing = PushDevice.objects.select_for_update().filter(endpoint=endpoint).first()
     if existing is None:
-        if PushDevice.objects.filter(user=user).count() >= MAX_DEVICES:
+        # Devices subscribed with a former key get nothing until their owner subscribes them again: not counted.
+        if PushDevice.objects.filter(user=user, server_key=fields["server_key"]).count() >= MAX_DEVICES:
             raise DeviceError(
                 _("You have %(count)s devices for notifications: remove one before adding another.")
                 % {"count": MAX_DEVICES},

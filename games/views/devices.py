@@ -1,29 +1,22 @@
 """Push notifications, as a player sets them up: their devices (this one subscribed by the page's script, each
-listed with remove), what they want pushed and their quiet hours; the question a device asks before it shows a
-"your move" (`holds`); and what makes the site installable: its manifest, its service worker, its offline page."""
+listed with remove), what they want pushed and their quiet hours. What the device itself reads is in
+installable.py."""
 
 import json
-from pathlib import Path
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.templatetags.static import static
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from games.models import Profile, PushDevice, PushPreferences
-from games.notify.push import still_owed
 from games.notify.webpush import configured, public_key
 from games.services.devices import SESSION_DEVICES, DeviceError, remove_device, save_preferences, subscribe
 
-SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
 MAX_SUBSCRIPTION = 4096  # bytes of a subscription's JSON: an endpoint and two keys
 
 
@@ -113,53 +106,3 @@ def browser_of(agent: str) -> str:
     name = next((label for mark, label in browsers if mark in agent), "")
     system = next((label for mark, label in systems if mark in agent), "")
     return " · ".join(part for part in (name, system) if part)
-
-
-@never_cache
-@require_GET
-def holds(request) -> JsonResponse:
-    """Whether a "your move" push still holds: the device shows the push's token (signed by the site, for its
-    reader) before it shows one that may have waited in the push service. A forged or old token holds nothing."""
-    return JsonResponse({"holds": still_owed(request.GET.get("token", "")[:2000])})
-
-
-@require_GET
-def manifest(request) -> JsonResponse:
-    """The web app manifest: the site installs as an app of its own, opening on the lobby."""
-    icons = [
-        {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
-        {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
-        {"src": static("icons/maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
-        {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
-    ]
-    body = {
-        "id": "/",
-        "name": settings.SITE_NAME,
-        "short_name": _("Secret Hitler"),
-        "description": _("Secret Hitler played by post: a moderator that deals, counts and keeps the deadlines."),
-        "lang": request.LANGUAGE_CODE,
-        "start_url": reverse("games:home"),
-        "scope": "/",
-        "display": "standalone",
-        "background_color": "#f7f3ea",  # the pages' paper and the header's ink (static/css/site.css)
-        "theme_color": "#1d1b18",
-        "icons": icons,
-    }
-    response = JsonResponse(body, json_dumps_params={"ensure_ascii": False})
-    response["Content-Type"] = "application/manifest+json"
-    return response
-
-
-@require_GET
-def service_worker(request) -> HttpResponse:
-    """The service worker, from the site's root so that its scope is the whole site; always checked for a newer
-    one (browsers also check at least daily)."""
-    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-def offline(request):
-    """What the installed site shows without a network: the pages opened last, read-only (the service worker
-    keeps them, and lists them here)."""
-    return render(request, "games/offline.html")

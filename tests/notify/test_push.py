@@ -16,7 +16,7 @@ from games.models import Notification, Profile, PushDevice, PushMessage, PushPre
 from games.notify.push import HOLDS_SALT, send_due_pushes
 from games.notify.webpush import new_private_key
 from games.services import make_move
-from games.services.devices import DeviceError, remove_devices, subscribe
+from games.services.devices import MAX_DEVICES, DeviceError, remove_devices, subscribe
 from games.services.forum import post_message
 from tests.factories import NAMES, make_user, running_game
 from tests.games.helpers import in_threads, reload, user
@@ -331,3 +331,13 @@ def test_whoever_knows_only_a_device_s_address_does_not_take_it(push_service):
         subscribe(make_user("eve"), endpoint=sent["endpoint"], p256dh=other["p256dh"], auth=other["auth"], browser="",
                   now=timezone.now())  # fmt: skip
     assert list(PushDevice.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_twenty_devices_at_most_and_one_subscribed_with_a_former_key_does_not_count(push_service):
+    for _device in range(MAX_DEVICES):
+        phone(push_service, "ann")
+    with pytest.raises(DeviceError, match="remove one before adding another"):
+        phone(push_service, "ann")
+    PushDevice.objects.filter(pk=PushDevice.objects.first().pk).update(server_key="a former key")
+    phone(push_service, "ann")
+    assert PushDevice.objects.filter(user=user("ann")).count() == MAX_DEVICES + 1
