@@ -2,6 +2,7 @@
 signs up and confirms their address as a new user does."""
 
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
@@ -11,6 +12,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.factories import make_user
 
+# axe-core (make test installs it with npm), and what the browser tests ask of it: no serious or critical finding.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = """async () => {
+  const results = await axe.run(document, { resultTypes: ["violations"] });
+  return results.violations
+    .filter(v => v.impact === "serious" || v.impact === "critical")
+    .map(v => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | ")}`);
+}"""
 PASSWORD = "pw-for-the-browser-1"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}

@@ -8,7 +8,6 @@ notifications, the absences, the devices page, the offline page, every moderatio
 """
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
@@ -22,18 +21,11 @@ from games.services import cancel, create_game
 from games.services.forum import mark_read, post_message
 from games.services.knowledge import record_witness
 from tests.conftest import _missing
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import AXE, SERIOUS, signed_in
 from tests.factories import governments, make_user, running_game, votes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-SERIOUS = """async () => {
-  const results = await axe.run(document, { resultTypes: ["violations"] });
-  return results.violations
-    .filter(v => v.impact === "serious" || v.impact === "critical")
-    .map(v => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | ")}`);
-}"""
 SEVEN = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 STEPS = ("nominate", "vote", "discard", "enact", "investigate", "special_election", "execute")
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}

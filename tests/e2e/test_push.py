@@ -18,7 +18,7 @@ from devtools.push_service import STAND_IN
 from games.models import Profile, PushDevice
 from games.notify.push import send_due_pushes
 from games.services import make_move
-from tests.e2e.pages import VIEWPORTS, said, signed_in
+from tests.e2e.pages import AXE, SERIOUS, VIEWPORTS, said, signed_in
 from tests.factories import running_game
 from tests.games.helpers import reload, user
 
@@ -125,7 +125,6 @@ def test_a_click_on_the_notification_opens_the_game_at_the_move(browser, live_se
 @pytest.mark.parametrize(("language", "device"), [("en", "desktop"), ("es", "phone")])
 def test_offline_the_site_shows_the_pages_kept_read_only_and_lists_them(browser, live_server, language, device):
     from tests.conftest import _missing
-    from tests.e2e.test_accessibility import AXE, SERIOUS
 
     if not AXE.exists():
         _missing(f"needs axe-core at {AXE}: make test installs it with npm (package-lock.json)")
