@@ -71,6 +71,8 @@ def check_endpoint(url: str) -> str:
     addresses webhooks may reach (checked again when connecting: DNS answers change)."""
     if len(url) > MAX_ENDPOINT:
         return _("This push address is too long.")
+    if not url.isprintable() or any(character.isspace() for character in url):  # the resolver stops at a NUL
+        return _("This push address is not a URL.")
     try:
         parts = urlsplit(url)
         port = parts.port

@@ -13,6 +13,7 @@ FIELDS = [
     "accept", "round", "cards", "starts_at", "ends_at", "days", "hide", "next", "resolution", "body", "thread",
     "quote_of", "language", "confirm", "as", "q", "login", "password", "email", "name", "display_name",
     "time_zone", "reminders", "confirmed", "back", "preview", "reply_by_email", "scope", "url",
+    "moves", "warnings", "mentions", "endings", "quiet_from", "quiet_to", "token",
 ]  # fmt: skip
 SKIPPED = {"accounts/logout/"}  # signs the client out: the rest of its requests would be a stranger's
 

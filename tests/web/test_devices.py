@@ -51,6 +51,10 @@ def test_a_subscription_sent_by_the_page_is_listed_as_this_browser_and_removed(c
         {"endpoint": "https://127.0.0.1/push/1", "keys": {"p256dh": "not a key", "auth": "AAAA"}},
         {"endpoint": "https://192.168.1.1/push/1", "keys": "filled below"},
         {"endpoint": "https://127.0.0.1/" + "x" * 5000, "keys": "filled below"},
+        {"endpoint": "https://127.0.0.1\x00/push/1", "keys": "filled below"},
+        {"endpoint": "https://127.0.0.1/push/1", "keys": {"p256dh": "A\x00" * 30, "auth": "x" * 5000}},
+        {"endpoint": None, "keys": None},
+        '{"endpoint": "https://127.0.0.1/push/1", "keys": {"p256dh": ' + '"x", ' * 2000 + '"auth": "y"}}',
     ],
 )
 def test_a_subscription_no_browser_would_make_is_refused_with_a_reason_and_nothing_kept(client_for, push_service, body):
