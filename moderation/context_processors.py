@@ -1,6 +1,6 @@
 """What every page's header needs from moderation: whether to show the moderators' link."""
 
-from django.core.cache import cache
+from django.core.cache import caches
 
 from games.access import is_moderator
 
@@ -17,10 +17,10 @@ def moderation_link(request) -> dict:
         if user is None or not user.is_authenticated:
             return False
         key = f"moderation-link:{user.pk}"
-        answer = cache.get(key)
+        answer = caches["local"].get(key)
         if answer is None:
             answer = is_moderator(user)
-            cache.set(key, answer, LINK_SECONDS)
+            caches["local"].set(key, answer, LINK_SECONDS)
         return answer
 
     return {"moderation_link": shown}

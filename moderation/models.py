@@ -62,10 +62,12 @@ class Report(models.Model):
 
 
 class SignIn(models.Model):
-    """Where a user signed in from: two seats of one game signing in from one address are flagged."""
+    """Where a user signed in from: two seats of one game signing in from one address are flagged; and with what
+    browser, so that a sign-in from one the account never used is told to its owner."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_ins")
     ip = models.GenericIPAddressField()
+    user_agent = models.CharField(max_length=500, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

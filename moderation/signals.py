@@ -1,16 +1,22 @@
-"""Sign-in addresses, for flagging one person holding two seats of a game; the audit log told when the games
-show a running game's secrets outside the moderation page; and the moderators told when the site dropped someone
-waiting for a seat because they had seen the game's secrets."""
+"""Sign-in addresses, for flagging one person holding two seats of a game, and the owner told of a sign-in from a
+browser the account never used; a session that added a second factor counted as having proved it; the audit log
+told when the games show a running game's secrets outside the moderation page; and the moderators told when the
+site dropped someone waiting for a seat because they had seen the game's secrets."""
 
 import logging
 
+from allauth.account.adapter import get_adapter
+from allauth.mfa.signals import authenticator_added
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in
 from django.core.mail import send_mail
 from django.dispatch import receiver
+from django.urls import reverse
 
 from games.models import Game
 from games.signals import newcomer_dropped, secrets_shown
+from sh_site.second_factor import record_added_factor
 
 from .groups import MODERATORS
 from .models import AuditEntry, SignIn
@@ -19,11 +25,33 @@ from .services import audit
 log = logging.getLogger(__name__)
 
 
+USER_AGENT_LENGTH = SignIn._meta.get_field("user_agent").max_length
+
+
 @receiver(user_logged_in)
 def record_sign_in(sender, request, user, **kwargs) -> None:
+    """The sign-in on record; and, when the account signed in before but never with this browser, an email to its
+    owner (allauth's security notices: when, from where, with what; in their language)."""
     ip = request.META.get("REMOTE_ADDR") if request is not None else None
-    if ip:
-        SignIn.objects.create(user=user, ip=ip)
+    if not ip:
+        return
+    browser = request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_LENGTH]
+    known = SignIn.objects.filter(user=user).exclude(user_agent="")  # sign-ins recorded before browsers were: unknown
+    new_browser = known.exists() and not known.filter(user_agent=browser).exists()
+    SignIn.objects.create(user=user, ip=ip, user_agent=browser)
+    if new_browser:
+        try:
+            sessions = f"{settings.SITE_URL}{reverse('usersessions_list')}"
+            get_adapter(request).send_notification_mail(
+                "account/email/signed_in_new_browser", user, {"sessions_url": sessions}
+            )
+        except (OSError, ValueError):  # the sign-in stands; the sign-in list keeps the news
+            log.warning("could not email user %s of a sign-in from a new browser", user.pk, exc_info=True)
+
+
+@receiver(authenticator_added)
+def count_added_factor(sender, request, user, authenticator, **kwargs) -> None:
+    record_added_factor(request, user, authenticator)
 
 
 @receiver(secrets_shown)

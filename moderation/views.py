@@ -3,6 +3,7 @@
 from collections import defaultdict
 from datetime import timedelta
 
+from allauth.account.decorators import reauthentication_required
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -34,6 +35,7 @@ from games.presenters import POST_FIELDS, post_htmls
 from games.services.records import STARTED
 from games.views.common import load, submit
 from games.views.reading import graveyard_warning
+from sh_site.second_factor import refusal as second_factor_refusal
 
 from . import services
 from .forms import BanForm, GameActionForm, PostVisibilityForm, ReasonForm, ReportForm, ResolveForm, SearchForm
@@ -48,11 +50,13 @@ DROPPED_OUTCOMES = (InboundEmail.Outcome.FORGED, InboundEmail.Outcome.WRONG_SEND
 
 
 def moderator_required(view):
+    """The view, for moderators whose session proved a second factor (sh_site/second_factor.py)."""
+
     @login_required
     def wrapped(request, *args, **kwargs):
         if not is_moderator(request.user):
             raise PermissionDenied(_("This page is for moderators."))
-        return view(request, *args, **kwargs)
+        return second_factor_refusal(request) or view(request, *args, **kwargs)
 
     wrapped.__name__ = view.__name__
     return wrapped
@@ -177,6 +181,7 @@ def game_page(request, game_id: int):
 
 @moderator_required
 @require_POST
+@reauthentication_required  # the first look at a running game's secrets: asked again
 def see_secrets(request, game_id: int):
     """The warning confirmed: on the record once, then the game's moderation page."""
     services.see_secrets(request.user, game_id)

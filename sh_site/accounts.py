@@ -1,14 +1,24 @@
-"""django-allauth, as the site uses it: its emails sign as the site, whatever host the request came through, and
-every field of its forms has a length limit before it reaches a query."""
+"""django-allauth, as the site uses it: its emails sign as the site, whatever host the request came through, and are
+written in their reader's language and time zone; every field of its forms has a length limit before it reaches a
+query; and ending one of a person's sessions also stops pushes to the devices subscribed in it."""
 
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from allauth.account import forms as allauth
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
+from allauth.mfa.base import forms as mfa_base
+from allauth.mfa.recovery_codes import forms as mfa_recovery_codes
+from allauth.mfa.totp import forms as mfa_totp
+from allauth.mfa.webauthn import forms as mfa_webauthn
+from allauth.usersessions.adapter import DefaultUserSessionsAdapter
 from django import forms
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.validators import MaxLengthValidator
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models.names import check_name_distinct
@@ -16,7 +26,8 @@ from games.models.names import check_name_distinct
 # A login is a user name (150) or an email address (254 to Django's EmailField's 320); a password is bounded
 # only so that hashing and comparing cost little, far above what any pass phrase needs. Anything else allauth
 # asks (codes, reset keys) is short.
-MAX_LENGTHS = {"login": 320, "email": 320, "email2": 320, "username": 150}
+# A security key's signed answer (WebAuthn "credential", JSON with its attestation) runs to a few kilobytes.
+MAX_LENGTHS = {"login": 320, "email": 320, "email2": 320, "username": 150, "credential": 20_000}
 MAX_PASSWORD = 1_000
 MAX_OTHER = 200
 
@@ -31,8 +42,15 @@ class SiteIdentity:
 
 class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """In the language of the account the address is theirs, when it is someone's (a security notice, a password
+        reset asked from another browser); else in the page's."""
         site = SiteIdentity(settings.SITE_NAME, urlsplit(settings.SITE_URL).netloc)
-        super().send_mail(template_prefix, email, {"current_site": site, **context})
+        profile = reader_profile(email)
+        with (
+            translation.override(profile.language if profile else translation.get_language()),
+            timezone.override(ZoneInfo(profile.time_zone) if profile else timezone.get_current_timezone()),
+        ):
+            super().send_mail(template_prefix, email, {"current_site": site, **context})
 
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"
@@ -44,6 +62,33 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow:
             check_name_distinct(username)
         return username
+
+
+def reader_profile(email: str):
+    """The profile (language, time zone) of the account whose address `email` is, or None."""
+    owner = EmailAddress.objects.filter(email__iexact=email).select_related("user__profile").first()
+    return getattr(owner.user, "profile", None) if owner is not None else None
+
+
+class UserSessionsAdapter(DefaultUserSessionsAdapter):
+    def end_sessions(self, sessions) -> None:
+        """Each session signed out, and the devices subscribed in it no longer pushed to, as signing out there would
+        (games/services/devices.py)."""
+        from games.services.devices import SESSION_DEVICES, remove_devices
+
+        for session in sessions:
+            data = _session_data(session.session_key)
+            device_ids = [number for number in data.get(SESSION_DEVICES, []) if isinstance(number, int)]
+            if device_ids:
+                remove_devices(session.user, device_ids)
+        super().end_sessions(sessions)
+
+
+def _session_data(session_key: str) -> dict:
+    from importlib import import_module
+
+    store: SessionBase = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return dict(store.load()) if store.exists(session_key) else {}
 
 
 def bound_lengths(form: forms.Form) -> None:
@@ -97,6 +142,18 @@ class ConfirmPasswordResetCodeForm(Bounded, allauth.ConfirmPasswordResetCodeForm
 class ConfirmReauthenticationCodeForm(Bounded, allauth.ConfirmReauthenticationCodeForm): ...
 class ChangePhoneForm(Bounded, allauth.ChangePhoneForm): ...
 class VerifyPhoneForm(Bounded, allauth.VerifyPhoneForm): ...
+# and the second factors' (settings.MFA_FORMS)
+class MFAAuthenticateForm(Bounded, mfa_base.AuthenticateForm): ...
+class MFAReauthenticateForm(Bounded, mfa_base.ReauthenticateForm): ...
+class ActivateTOTPForm(Bounded, mfa_totp.ActivateTOTPForm): ...
+class DeactivateTOTPForm(Bounded, mfa_totp.DeactivateTOTPForm): ...
+class GenerateRecoveryCodesForm(Bounded, mfa_recovery_codes.GenerateRecoveryCodesForm): ...
+class AddWebAuthnForm(Bounded, mfa_webauthn.AddWebAuthnForm): ...
+class SignupWebAuthnForm(Bounded, mfa_webauthn.SignupWebAuthnForm): ...
+class EditWebAuthnForm(Bounded, mfa_webauthn.EditWebAuthnForm): ...
+class AuthenticateWebAuthnForm(Bounded, mfa_webauthn.AuthenticateWebAuthnForm): ...
+class LoginWebAuthnForm(Bounded, mfa_webauthn.LoginWebAuthnForm): ...
+class ReauthenticateWebAuthnForm(Bounded, mfa_webauthn.ReauthenticateWebAuthnForm): ...
 # fmt: on
 
 

@@ -24,14 +24,17 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 SITE_NAME = env_str("SITE_NAME", "Secret Hitler by post")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "sh_site.apps.AdminConfig",  # Django's admin, behind a second factor (sh_site/admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth's list of sessions says "3 hours ago"
     "allauth",
     "allauth.account",
+    "allauth.mfa",
+    "allauth.usersessions",
     "django_prometheus",
     "games",
     "moderation",
@@ -131,6 +134,34 @@ ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 # asked for the password they just chose (allauth does it only for the session that signed up).
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 LOGIN_REDIRECT_URL = "/"
+# Security notices by email (in the reader's language, sh_site/accounts.py): a password, an email address or a second
+# factor changed, and a sign-in from a browser the account never signed in from (moderation/signals.py).
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+# Asked again (password, or a second factor) before what matters, within ACCOUNT_REAUTHENTICATION_TIMEOUT seconds
+# of the last time: changing the email address or the password, a second factor, an API token, a webhook, deleting
+# the account, a moderator's first look at a running game's secrets (docs/running/accounts.md).
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
+ACCOUNT_REAUTHENTICATION_TIMEOUT = env_int("ACCOUNT_REAUTHENTICATION_TIMEOUT", 300)
+# Second factors (allauth.mfa): an authenticator app (TOTP), recovery codes, and WebAuthn security keys and passkeys,
+# a passkey alone signing in. Moderators and staff must have one (sh_site/second_factor.py). WebAuthn needs https,
+# except on localhost in development.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+MFA_TOTP_ISSUER = SITE_NAME
+MFA_FORMS = {  # allauth's second-factor forms with a length limit on every field (sh_site/accounts.py)
+    key: f"sh_site.accounts.{form}"
+    for key, form in {
+        "authenticate": "MFAAuthenticateForm", "reauthenticate": "MFAReauthenticateForm",
+        "activate_totp": "ActivateTOTPForm", "deactivate_totp": "DeactivateTOTPForm",
+        "generate_recovery_codes": "GenerateRecoveryCodesForm", "add_webauthn": "AddWebAuthnForm",
+        "signup_webauthn": "SignupWebAuthnForm", "edit_webauthn": "EditWebAuthnForm",
+        "authenticate_webauthn": "AuthenticateWebAuthnForm", "login_webauthn": "LoginWebAuthnForm",
+        "reauthenticate_webauthn": "ReauthenticateWebAuthnForm",
+    }.items()
+}  # fmt: skip
+# Ending another of one's sessions also stops pushes to the devices subscribed in it (sh_site/accounts.py).
+USERSESSIONS_ADAPTER = "sh_site.accounts.UserSessionsAdapter"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español"), ("pl", "Polski")]
@@ -222,14 +253,22 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # The cache of page fragments (games/fragments.py: a post as rendered, the lobby's lists): Redis in production
-# (REDIS_URL), this process's memory otherwise, so that `make run` needs no server. Django's default cache (allauth's
-# sign-in attempts, the header's moderation link) stays in memory. A cache that does not answer within
-# CACHE_TIMEOUT_SECONDS is passed by, and left alone for CACHE_RETRY_SECONDS: pages render without it.
+# (REDIS_URL), this process's memory otherwise, so that `make run` needs no server. A cache that does not answer
+# within CACHE_TIMEOUT_SECONDS is passed by, and left alone for CACHE_RETRY_SECONDS: pages render without it.
+# Django's default cache holds allauth's counts of sign-in and second-factor attempts and the authenticator codes
+# already used: in the database, which every process shares and the site cannot run without, so that a limit is one
+# limit however many processes serve, and a code used in one is refused in every other (its table is made by
+# migration games 0033). The header's moderation link is remembered in each process's memory ("local").
 CACHE_TIMEOUT_SECONDS = float(env_str("CACHE_TIMEOUT_SECONDS", "0.25"))
 CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 30)
 CACHE_URL = env_str("CACHE_URL", REDIS_URL)
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "site_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+    "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "local"},
     "fragments": {
         "BACKEND": "sh_site.cache.FragmentCache",  # Django's RedisCache, cheaper per call (sh_site/cache.py)
         "LOCATION": CACHE_URL,

@@ -86,6 +86,7 @@ def _fresh_cache():
 def _clear_caches() -> None:
     """Every cache emptied; on Redis, the fragments' keys alone: the worker's Redis database is its broker's too."""
     caches["default"].clear()
+    caches["local"].clear()
     fragment_cache = caches[fragments.ALIAS]
     if not hasattr(fragment_cache, "_cache") or not hasattr(fragment_cache._cache, "get_client"):
         fragment_cache.clear()

@@ -1,12 +1,16 @@
 """Building users, games, tokens, subscriptions, forms and emails for the Django-side tests: the one place where
 test modules take shared builders from (tests/test_layout.py keeps test modules from importing each other)."""
 
+import time
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from allauth.account.authentication import AUTHENTICATION_METHODS_SESSION_KEY
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
@@ -36,6 +40,30 @@ def make_user(username: str, *, password: str = "pw-for-tests-1", verified: bool
     if verified:
         EmailAddress.objects.get_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
     return user
+
+
+def signed_in_with(client: Client, user, **record) -> Client:
+    """`client`'s session (signed in by `force_login`) records a way `user` proved who they are, as allauth writes it
+    when they do it through its pages (tests/web/test_second_factor.py goes through them)."""
+    session = client.session
+    records = session.get(AUTHENTICATION_METHODS_SESSION_KEY, [])
+    session[AUTHENTICATION_METHODS_SESSION_KEY] = [*records, {"at": time.time(), **record}]
+    session["account_authentication_methods_user"] = str(user.pk)
+    session.save()
+    return client
+
+
+def with_second_factor(client: Client, user) -> Client:
+    """`user` has an authenticator app, and `client`'s session signed in with it (a moderator's, staff's)."""
+    app = Authenticator.objects.filter(user=user, type=Authenticator.Type.TOTP).first()
+    if app is None:
+        app = TOTP.activate(user, generate_totp_secret()).instance
+    return signed_in_with(client, user, method="mfa", id=app.pk, type=app.type)
+
+
+def reauthenticated(client: Client, user) -> Client:
+    """`client` was just asked for `user`'s password again (allauth's reauthentication), as before a token is made."""
+    return signed_in_with(client, user, method="password", reauthenticated=True)
 
 
 def script(players: int = 5, *, actions: list | None = None, deck: str = "F" * 11 + "L" * 6, **settings) -> dict:

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from allauth.account.decorators import reauthentication_required
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
@@ -112,6 +113,7 @@ def _vacation(request, form: AbsenceForm) -> list[dict]:
 
 
 @login_required
+@reauthentication_required(allow_get=True)  # asked again: the password, or a second factor
 def delete(request):
     if request.method == "POST" and request.POST.get("confirm") == request.user.get_username():
         delete_account(request.user)
@@ -135,6 +137,7 @@ def choose_language(request):
 
 
 @login_required
+@reauthentication_required(allow_get=True)  # a token is a credential of its own: made after a recent sign-in
 def api_tokens(request):
     """The user's API tokens: made here (the token shown once, then only its first characters), and revoked."""
     form = ApiTokenForm(request.POST or None)

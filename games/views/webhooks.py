@@ -1,6 +1,7 @@
 """Webhook subscriptions: a user's own notices, from their profile; a game's public events, by its
 creator or a moderator. The secret that signs the deliveries is shown once, when the subscription is made."""
 
+from allauth.account.decorators import reauthentication_required
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,6 +34,7 @@ class WebhookForm(forms.Form):
 
 @sensitive_post_parameters("url")  # a URL is its owner's credential: never in an error email to the admins
 @login_required
+@reauthentication_required(allow_get=True)  # a webhook sends where its owner says: asked again first
 def my_webhooks(request):
     """The user's own notices ("your move", reminders) posted to a URL: no role, hand or result in them."""
     return _page(request, WebhookSubscription.Kind.NOTICES, None, reverse("games:my_webhooks"))
@@ -40,6 +42,7 @@ def my_webhooks(request):
 
 @sensitive_post_parameters("url")
 @login_required
+@reauthentication_required(allow_get=True)
 def game_webhooks(request, game_id: int):
     """A game's public events posted to a URL: for its creator and the moderators."""
     game = reach(request, game_id)
