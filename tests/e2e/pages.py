@@ -53,7 +53,7 @@ def send_sign_in_form(page: Page, name: str) -> None:
     """Fill the sign-in form on `page` with `name` and the password, send it, and wait until it is taken."""
     page.locator("main input[name=login]").fill(name)
     page.locator("main input[name=password]").fill(PASSWORD)
-    page.locator("main button[type=submit]").click()
+    page.locator("main button[type=submit]:not([form])").click()  # the form's own, not the passkey's beside it
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
