@@ -4,6 +4,9 @@ same transaction."""
 
 from datetime import timedelta
 
+from allauth.mfa.models import Authenticator
+from allauth.usersessions.adapter import get_adapter as sessions_adapter
+from allauth.usersessions.models import UserSession
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -200,6 +203,29 @@ def ban(moderator, user, days: int, reason: str) -> bool:
         Ban.objects.create(user=user, until=until, reason=reason, created_by=moderator)
         audit(moderator, "ban", reason, target=user, days=days)
         return True
+
+
+def reset_second_factor(moderator, user, reason: str) -> bool:
+    """A person who lost their second factor (a phone gone, a key lost) gets their account back from another
+    moderator, on the record: every authenticator of theirs removed (app, keys, recovery codes), and every session of
+    theirs signed out, so that they sign in with their password and set up a new one. Nobody resets their own, and
+    only a superuser resets a staff member's or a superuser's. False when they had none (a repeated click)."""
+    reason = _reason(reason)
+    if not is_moderator(moderator):
+        raise PermissionDenied
+    if moderator.pk == user.pk:
+        raise GameError(_("Another moderator must reset your own second factor."), code="not_allowed")
+    if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
+        raise GameError(_("Only a superuser may reset a staff member's second factor."), code="not_allowed")
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # two clicks: one after the other
+        kinds = sorted(set(Authenticator.objects.filter(user=user).values_list("type", flat=True)))
+        if not kinds:
+            return False
+        Authenticator.objects.filter(user=user).delete()
+        audit(moderator, "reset_second_factor", reason, target=user, removed=kinds)
+    sessions_adapter().end_sessions(list(UserSession.objects.filter(user=user)))
+    return True
 
 
 def lift_ban(moderator, ban_id: int, reason: str) -> bool:

@@ -21,5 +21,6 @@ urlpatterns = [
     path("users/", views.users, name="users"),
     path("users/<id:user_id>/ban/", views.ban, name="ban"),
     path("bans/<id:ban_id>/lift/", views.lift_ban, name="lift_ban"),
+    path("users/<id:user_id>/second-factor/reset/", views.reset_second_factor, name="reset_second_factor"),
     path("audit/", views.audit_log, name="audit"),
 ]

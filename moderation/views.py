@@ -300,6 +300,7 @@ def users(request):
             exiles=Count("seats", filter=started & Q(seats__exiled_at__isnull=False)),
         )
         .prefetch_related("bans")
+        .annotate(second_factors=Count("authenticator", distinct=True))
     )
     if query:
         people = people.filter(Q(username__icontains=query) | Q(email__icontains=query))
@@ -321,6 +322,20 @@ def ban(request, user_id: int):
         return services.ban(request.user, user, data["days"], data["reason"])
 
     return submit(request, BanForm(request.POST), punish, back)
+
+
+@moderator_required
+@require_POST
+@reauthentication_required  # an account's second factor removed: asked again first
+def reset_second_factor(request, user_id: int):
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    back = f"{reverse('moderation:users')}?{urlencode({'q': user.get_username()})}"
+
+    def reset(data: dict) -> bool:
+        return services.reset_second_factor(request.user, user, data["reason"])
+
+    done = _("Their second factors are removed and their sessions signed out: they sign in with their password.")
+    return submit(request, ReasonForm(request.POST), reset, back, done)
 
 
 @moderator_required

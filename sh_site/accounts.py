@@ -50,7 +50,12 @@ class AccountAdapter(DefaultAccountAdapter):
             translation.override(profile.language if profile else translation.get_language()),
             timezone.override(ZoneInfo(profile.time_zone) if profile else timezone.get_current_timezone()),
         ):
-            super().send_mail(template_prefix, email, {"current_site": site, **context})
+            # allauth's own, but for the site it names: it would read the host of the request, which a notice sent
+            # once a transaction commits may no longer have
+            request = getattr(self, "request", None)
+            self.render_mail(
+                template_prefix, email, {"request": request, "email": email, "current_site": site, **context}
+            ).send()
 
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"

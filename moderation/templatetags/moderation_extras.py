@@ -22,6 +22,7 @@ ACTIONS = {
     "resolve_report": _("resolved a report"),
     "ban": _("banned a user"),
     "lift_ban": _("lifted a ban"),
+    "reset_second_factor": _("reset a lost second factor"),
     "view_secrets": _("saw the game's secrets"),
     "drop_newcomer": _("dropped someone waiting for a seat who had seen the secrets"),
 }
