@@ -84,3 +84,39 @@ def signed_up(browser: Browser, live_server, name: str, *, language: str = "en",
     page.locator("main button[type=submit]").click()
     expect(page.locator("header.site")).to_contain_text(f"{said(language, 'Profile')} ({name})")
     return page
+
+
+def signed_out(page: Page) -> None:
+    """`page`'s person signs out by the sign-out page's button (the header's is folded under Menu on a phone)."""
+    page.goto("/accounts/logout/")
+    page.locator("main button[type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/logout/" not in url)
+
+
+def asked_again_if_asked(page: Page) -> None:
+    """If allauth asks for the password again before what `page` opened (reauthentication), give it."""
+    page.wait_for_load_state()
+    if "/reauthenticate/" in page.url:
+        page.locator("main input[name=password]").fill(PASSWORD)
+        page.locator("main button[type=submit]").click()
+        page.wait_for_url(lambda url: "/reauthenticate/" not in url)
+
+
+def virtual_authenticator(page: Page, **options) -> str:
+    """A key in `page`'s browser (the DevTools protocol's virtual authenticator, CTAP2), which answers WebAuthn's
+    questions as if touched: a passkey with `transport="internal", hasResidentKey=True, hasUserVerification=True,
+    isUserVerified=True`, a security key with `transport="usb", hasResidentKey=False`. Its id."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {"protocol": "ctap2", "automaticPresenceSimulation": True, **options}
+    page._virtual_authenticator_session = cdp  # kept alive as long as the page: the key goes with the session
+    return cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"]
+
+
+def added_security_key(page: Page, name: str, *, passwordless: bool) -> None:
+    """On allauth's "Add Security Key" page: `name`, a passkey or not, and Add; the browser's key answers and the
+    form is sent."""
+    page.locator("main input[name=name]").fill(name)
+    page.locator("main input[name=passwordless]").set_checked(passwordless)
+    page.locator("#mfa_webauthn_add").click()
+    page.wait_for_url(lambda url: "/accounts/2fa/webauthn/add/" not in url)
