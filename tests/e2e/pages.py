@@ -2,13 +2,14 @@
 signs up and confirms their address as a new user does."""
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.utils import translation
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
 
 from tests.factories import make_user
 
@@ -102,15 +103,26 @@ def asked_again_if_asked(page: Page) -> None:
         page.wait_for_url(lambda url: "/reauthenticate/" not in url)
 
 
-def virtual_authenticator(page: Page, **options) -> str:
+@dataclass
+class VirtualKey:
+    """A key in a page's browser: the DevTools session it lives in (it goes when that is detached) and its id."""
+
+    session: CDPSession
+    id: str
+
+    def credentials(self) -> list[dict]:
+        """What the key holds: each credential with its rpId, userHandle and isResidentCredential (a passkey)."""
+        return self.session.send("WebAuthn.getCredentials", {"authenticatorId": self.id})["credentials"]
+
+
+def virtual_authenticator(page: Page, **options) -> VirtualKey:
     """A key in `page`'s browser (the DevTools protocol's virtual authenticator, CTAP2), which answers WebAuthn's
     questions as if touched: a passkey with `transport="internal", hasResidentKey=True, hasUserVerification=True,
-    isUserVerified=True`, a security key with `transport="usb", hasResidentKey=False`. Its id."""
+    isUserVerified=True`, a security key with `transport="usb", hasResidentKey=False`."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
     options = {"protocol": "ctap2", "automaticPresenceSimulation": True, **options}
-    page._virtual_authenticator_session = cdp  # kept alive as long as the page: the key goes with the session
-    return cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"]
+    return VirtualKey(cdp, cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"])
 
 
 def added_security_key(page: Page, name: str, *, passwordless: bool) -> None:

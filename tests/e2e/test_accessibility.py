@@ -4,7 +4,8 @@ critical violation, in English and French, on a desktop and a phone; and a round
 The pages: the lobby, the new-game form, a game's thread with the panel of the player who owes each step's move
 (nomination, ballot, discard, enactment, investigation, special election, execution, execution vote), the
 sign-ups, the graveyard, the secret history, the rules, the confirmation page, the profile pages, the
-notifications, the absences, the devices page, the offline page, every moderation page and the account pages.
+notifications, the absences, the devices page, the offline page, every moderation page and the account pages (the
+second factors' pages met on the way to setting one up are in tests/e2e/test_second_factor.py).
 """
 
 from datetime import timedelta
@@ -73,7 +74,7 @@ def build_world() -> dict[str, list[str]]:
                f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/", f"/games/{finished.pk}/replay/",
                "/stats/", "/offline/"],
         "ann": ["/", "/games/new/", "/profile/", "/profile/absences/", "/profile/tokens/", "/notifications/",
-                "/profile/devices/",
+                "/profile/devices/", "/accounts/2fa/", "/accounts/sessions/",
                 "/users/ann/", f"/games/{nomination.pk}/", f"/games/{discard.pk}/"],
         "cat": [f"/games/{ballot.pk}/", f"/games/{special.pk}/"],
         "bob": [f"/games/{investigation.pk}/", f"/games/{enact.pk}/"],

@@ -62,7 +62,7 @@ def fresh_code(secret: str, used: int) -> tuple[str, int]:
 
 def test_a_passkey_made_on_the_profile_signs_its_player_in_alone(browser, live_server):
     page = signed_in(browser, live_server.url, "ann")
-    virtual_authenticator(page, **PASSKEY)
+    device = virtual_authenticator(page, **PASSKEY)
     page.goto("/profile/")
     page.get_by_role("link", name="Two-factor sign-in and passkeys").click()
     expect(page).to_have_url(f"{live_server.url}/accounts/2fa/")
@@ -72,6 +72,7 @@ def test_a_passkey_made_on_the_profile_signs_its_player_in_alone(browser, live_s
     expect(page.locator("main")).to_contain_text("Recovery Codes")  # the first factor comes with recovery codes
     key = Authenticator.objects.get(user__username="ann", type=Authenticator.Type.WEBAUTHN)
     assert key.wrap().is_passwordless is True
+    assert [held["isResidentCredential"] for held in device.credentials()] == [True]  # kept on the key: a passkey
     page.goto("/accounts/2fa/webauthn/")
     row = page.locator("main table tbody tr")
     expect(row).to_have_count(1)
@@ -94,7 +95,7 @@ def test_a_passkey_made_on_the_profile_signs_its_player_in_alone(browser, live_s
 def test_a_moderator_sets_up_a_security_key_and_is_asked_for_it_at_the_next_sign_in(browser, live_server):
     page = signed_in(browser, live_server.url, "zoe")
     Group.objects.get(name="moderators").user_set.add(get_user_model().objects.get(username="zoe"))
-    virtual_authenticator(page, **SECURITY_KEY)
+    device = virtual_authenticator(page, **SECURITY_KEY)
     page.goto("/moderation/")
     expect(page).to_have_url(f"{live_server.url}/accounts/2fa/?next=%2Fmoderation%2F")
     expect(page.locator("ul.messages")).to_contain_text("Moderators and staff need a second factor")
@@ -103,6 +104,7 @@ def test_a_moderator_sets_up_a_security_key_and_is_asked_for_it_at_the_next_sign
     added_security_key(page, "zoe's key", passwordless=False)
     key = Authenticator.objects.get(user__username="zoe", type=Authenticator.Type.WEBAUTHN)
     assert key.wrap().is_passwordless is False
+    assert [held["isResidentCredential"] for held in device.credentials()] == [False]  # the site keeps its handle
     page.goto("/moderation/")  # adding the key counts as using it in this session
     expect(page).to_have_url(f"{live_server.url}/moderation/")
     signed_out(page)
@@ -190,7 +192,7 @@ def test_no_serious_or_critical_accessibility_violation_on_the_second_factor_pag
     sign-in."""
     page = signed_in(browser, live_server.url, "dan", language=language, viewport=VIEWPORTS[device])
     page.context.add_init_script(script=axe_source)  # through the browser, not the page: the CSP stays on
-    virtual_authenticator(page, **SECURITY_KEY)
+    device = virtual_authenticator(page, **SECURITY_KEY)
     found = {}
 
     def check(what: str) -> None:
@@ -215,6 +217,7 @@ def test_no_serious_or_critical_accessibility_violation_on_the_second_factor_pag
     page.goto("/accounts/2fa/webauthn/add/")
     check("adding a key")
     added_security_key(page, "dan's key", passwordless=False)
+    assert len(device.credentials()) == 1
     for url in ("/accounts/2fa/", "/accounts/2fa/webauthn/", "/accounts/2fa/reauthenticate/",
                 "/accounts/2fa/webauthn/reauthenticate/"):  # fmt: skip
         page.goto(url)
