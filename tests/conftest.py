@@ -14,7 +14,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, settings
 
 from games import fragments
-from tests.factories import make_user
+from tests.factories import make_user, reauthenticated, strongly_signed_in
 from tests.services import Receiver, answers
 
 # CI caps the property tests; a developer can ask for more with HYPOTHESIS_PROFILE=thorough.
@@ -73,10 +73,21 @@ def _missing(reason: str, *, server: str = "") -> None:
     pytest.skip(reason)
 
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server"}
+
+
 @pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Every test starts with an empty cache: allauth counts sign-in attempts there per address, so a test that
-    posts to the sign-in form many times would otherwise get a later test's sign-ins refused (429)."""
+def _fresh_cache(request):
+    """Every test starts with empty caches: allauth counts sign-in attempts in the default cache per address and
+    account, so a test that posts to the sign-in form many times would otherwise get a later test's sign-ins refused.
+    That cache is a table of the database: emptied for the tests that use the database (which then starts its
+    transaction first), and untouched by the others, which may not reach the database."""
+    database = request.node.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(request.fixturenames)
+    )
+    if database:
+        request.getfixturevalue("_django_db_helper")  # pytest-django's own: what the marker or fixture asks
+        caches["default"].clear()
     _clear_caches()
     fragments.forget_failure()
     yield
@@ -84,8 +95,8 @@ def _fresh_cache():
 
 
 def _clear_caches() -> None:
-    """Every cache emptied; on Redis, the fragments' keys alone: the worker's Redis database is its broker's too."""
-    caches["default"].clear()
+    """The caches outside the database emptied; on Redis, the fragments' keys alone: the worker's Redis database is
+    its broker's too."""
     caches["local"].clear()
     fragment_cache = caches[fragments.ALIAS]
     if not hasattr(fragment_cache, "_cache") or not hasattr(fragment_cache._cache, "get_client"):
@@ -212,16 +223,24 @@ def pytest_configure(config):
 
 @pytest.fixture
 def client_for(db):
-    """A signed-in client for a user name (created, with a verified email, if needed)."""
+    """A signed-in client for a user name (created, with a verified email, if needed), just asked for their password
+    again (allauth's reauthentication), as before making a token or a webhook. tests/web/test_second_factor.py signs
+    in through the form and shows what is asked when."""
 
     def client_for(name: str) -> Client:
         user = make_user(name)
         EmailAddress.objects.get_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
         client = Client()
         client.force_login(user)
-        return client
+        return reauthenticated(client, user)
 
     return client_for
+
+
+@pytest.fixture
+def admin_client(admin_user):
+    """pytest-django's signed-in superuser, with the second factor every staff session must have used."""
+    return strongly_signed_in(Client(), admin_user)
 
 
 @pytest.fixture

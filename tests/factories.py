@@ -66,6 +66,13 @@ def reauthenticated(client: Client, user) -> Client:
     return signed_in_with(client, user, method="password", reauthenticated=True)
 
 
+def strongly_signed_in(client: Client, user) -> Client:
+    """`client` signed in as `user` with a second factor, and just asked again (reauthenticated): staff or a moderator
+    at work, past every check the admin and the moderation pages make."""
+    client.force_login(user)
+    return reauthenticated(with_second_factor(client, user), user)
+
+
 def script(players: int = 5, *, actions: list | None = None, deck: str = "F" * 11 + "L" * 6, **settings) -> dict:
     """A replay script with fixed roles, deck and first president (ann), for games built by import."""
     names = NAMES[:players]

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from tests.factories import with_second_factor
+from tests.factories import reauthenticated, with_second_factor
 
 
 @pytest.fixture
@@ -14,6 +14,6 @@ def moderator_client(client_for):
         client = client_for(name)
         user = get_user_model().objects.get(username=name)
         user.groups.add(Group.objects.get(name="moderators"))
-        return with_second_factor(client, user)
+        return reauthenticated(with_second_factor(client, user), user)
 
     return moderator_client

@@ -14,7 +14,7 @@ from games.models import Ban, Game, GameEvent, Post, SweepRun
 from games.services import GameError, declare_absence, join_game
 from games.services.forum import post_message
 from moderation.models import AuditEntry, Report, SignIn
-from tests.factories import governments, make_user, running_game
+from tests.factories import governments, make_user, running_game, with_second_factor
 from tests.games.helpers import reload, state_of, user
 
 pytestmark = pytest.mark.django_db
@@ -377,7 +377,7 @@ def test_a_seen_deadline_at_the_calendar_s_end_is_only_a_stale_page(moderator_cl
 def test_no_open_redirect_after_hiding_a_post(client_for):
     game = running_game(now=timezone.now())
     post = post_message(game.pk, user("ann"), "x")
-    mod = client_for("mod")
+    mod = with_second_factor(client_for("mod"), user("mod"))
     user("mod").groups.add(Group.objects.get(name="moderators"))
     response = mod.post(
         f"/moderation/posts/{post.pk}/visibility/", {"hide": "yes", "reason": "r", "next": "https://evil.example/"}

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.contrib.auth.models import Permission
 
 from games.models import GameEvent, Post, SecretWitness, ThreadRead
-from tests.factories import START, make_user, running_game
+from tests.factories import START, make_user, running_game, strongly_signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,7 @@ def test_every_model_of_the_project_is_in_the_admin(client):
     superuser = make_user("root")
     superuser.is_staff = superuser.is_superuser = True
     superuser.save()
-    client.force_login(superuser)
+    strongly_signed_in(client, superuser)
     running_game()
     for app in ("games", "moderation"):
         for model in apps.get_app_config(app).get_models():
@@ -31,7 +31,7 @@ def test_a_running_games_secret_state_shows_to_superusers_only(client):
     staff.is_staff = True
     staff.save()
     staff.user_permissions.add(*Permission.objects.filter(codename__in=["view_game", "change_game"]))
-    client.force_login(staff)
+    strongly_signed_in(client, staff)
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert page.count('name="state"') == 0 and '"hitler"' not in page
     staff.is_superuser = True
@@ -44,7 +44,7 @@ def test_a_games_log_is_read_only_in_the_admin(client):
     superuser = make_user("root")
     superuser.is_staff = superuser.is_superuser = True
     superuser.save()
-    client.force_login(superuser)
+    strongly_signed_in(client, superuser)
     event = GameEvent.objects.filter(game=running_game()).first()
     page = client.get(f"/admin/games/gameevent/{event.pk}/change/")
     assert page.status_code == 200 and 'name="type"' not in page.content.decode()  # shown, not a form
@@ -59,7 +59,7 @@ def test_who_has_seen_a_games_secrets_is_read_only_in_the_admin(client, model):
     superuser = make_user("root")
     superuser.is_staff = superuser.is_superuser = True
     superuser.save()
-    client.force_login(superuser)
+    strongly_signed_in(client, superuser)
     game, reader = running_game(), make_user("eve")
     if model is SecretWitness:
         row = SecretWitness.objects.create(game=game, user=reader, seen_at=START)

@@ -4,7 +4,7 @@ takes parameters on PostgreSQL (65,535, bound on the server: sh_site/postgresql)
 import pytest
 
 from games.models import Post
-from tests.factories import START, make_user, running_game
+from tests.factories import START, make_user, running_game, strongly_signed_in
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.django_db]
 MANY = 70_000
@@ -19,7 +19,7 @@ def test_the_admin_deletes_every_selected_post_of_a_flood(client):
     root = make_user("root")
     root.is_staff = root.is_superuser = True
     root.save()
-    client.force_login(root)
+    strongly_signed_in(client, root)
     confirmed = {"action": "delete_selected", "select_across": "1", "index": "0", "_selected_action": posts[0].pk,
                  "post": "yes"}  # fmt: skip
     response = client.post("/admin/games/post/", confirmed)

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Permission
 from games.models import ActionRecord, Game, Note, Post, PostRevision, SecretWitness
 from games.services import GameError, cancel, join_game
 from moderation.models import AuditEntry, Report
-from tests.factories import START, governments, make_user, running_game
+from tests.factories import START, governments, make_user, running_game, strongly_signed_in
 
 pytestmark = pytest.mark.django_db
 WORD = "zanzibar"  # said in the graveyard only
@@ -36,7 +36,7 @@ def staff(client):
         account.is_staff = True
         account.save()
         account.user_permissions.add(*Permission.objects.filter(codename__in=[f"view_{m}" for m in models]))
-        client.force_login(account)
+        strongly_signed_in(client, account)
         return client, account
 
     return staff

@@ -16,7 +16,7 @@ from games.models import Ban, Seat
 from games.services import create_game
 from games.services.play_bars import is_barred
 from moderation.services import ban
-from tests.factories import Api, game_now, make_user, token_for
+from tests.factories import Api, game_now, make_user, strongly_signed_in, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,7 @@ def admin_client(client):
     root = make_user("root")
     root.is_staff = root.is_superuser = True
     root.save()
-    client.force_login(root)
-    return client
+    return strongly_signed_in(client, root)
 
 
 def admin_url(action: str, *args) -> str:

@@ -11,7 +11,7 @@ from games.models import Ban, SecretWitness
 from games.services import GameError, create_game, join_game
 from moderation.models import AuditEntry
 from moderation.services import audit, ban, lift_ban
-from tests.factories import START, make_user, running_game
+from tests.factories import START, make_user, running_game, strongly_signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_lifting_a_ban_leaves_the_longest_ban_in_force_and_lifting_the_last_free
 def test_the_admin_showing_a_running_games_secrets_records_the_witness_and_audits_it(client):
     game = running_game()
     root = superuser("root")
-    client.force_login(root)
+    strongly_signed_in(client, root)
     assert client.get(f"/admin/games/game/{game.pk}/change/").status_code == 200
     assert SecretWitness.objects.filter(game=game, user=root).count() == 1
     assert AuditEntry.objects.filter(game=game, actor=root, action="view_secrets").count() == 1
@@ -63,7 +63,7 @@ def test_the_admin_showing_a_running_games_secrets_records_the_witness_and_audit
 def test_an_admin_who_sees_no_secret_is_no_witness(client):
     game = running_game()
     ann = superuser("ann")  # ann holds a seat: the admin hides the secrets from her
-    client.force_login(ann)
+    strongly_signed_in(client, ann)
     client.get(f"/admin/games/game/{game.pk}/change/")
     assert not SecretWitness.objects.filter(game=game).exists()
 

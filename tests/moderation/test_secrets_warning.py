@@ -12,7 +12,17 @@ from games.services import cancel, join_game
 from games.services.errors import GameError
 from games.services.transfer import import_script
 from moderation.models import AuditEntry
-from tests.factories import ACTIONS, DECK_A, DECK_B, PLAYERS, ROLES_A, ROLES_B, make_user, running_game
+from tests.factories import (
+    ACTIONS,
+    DECK_A,
+    DECK_B,
+    PLAYERS,
+    ROLES_A,
+    ROLES_B,
+    make_user,
+    running_game,
+    strongly_signed_in,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +67,7 @@ def test_the_confirmation_needs_the_csrf_token(moderator_client):
     game = running_game()
     moderator_client("mia")
     strict = Client(enforce_csrf_checks=True)
-    strict.force_login(make_user("mia"))
+    strongly_signed_in(strict, make_user("mia"))
     assert strict.post(f"/moderation/games/{game.pk}/see/").status_code == 403
     assert not SecretWitness.objects.exists() and not AuditEntry.objects.exists()
 

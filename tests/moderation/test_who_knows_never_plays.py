@@ -21,7 +21,7 @@ from games.services.knowledge import knows_secrets
 from games.services.play import changing
 from moderation.models import AuditEntry, Report
 from moderation.services import audit
-from tests.factories import EXECUTED, START, make_user, running_game
+from tests.factories import EXECUTED, START, make_user, running_game, strongly_signed_in, with_second_factor
 
 pytestmark = pytest.mark.django_db
 HOUR = timedelta(hours=1)
@@ -166,12 +166,12 @@ def _superuser(name: str):
 def test_a_superuser_who_plays_sees_no_secret_in_the_admin(client):
     game = running_game(actions=[{"type": "nominate", "by": "ann", "target": "bob"}])
     graveyard_post(game)
-    client.force_login(_superuser("ann"))  # ann holds a seat
+    strongly_signed_in(client, _superuser("ann"))  # ann holds a seat
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert 'name="state"' not in page and 'name="seed"' not in page and '"hitler"' not in page
     assert "0 action records" in client.get("/admin/games/actionrecord/").content.decode()
     assert "0 posts" in client.get("/admin/games/post/").content.decode()
-    client.force_login(_superuser("root"))  # a superuser outside the game sees them
+    strongly_signed_in(client, _superuser("root"))  # a superuser outside the game sees them
     assert "0 action records" not in client.get("/admin/games/actionrecord/").content.decode()
     assert "1 post" in client.get("/admin/games/post/").content.decode()
 
@@ -181,9 +181,9 @@ def test_a_superuser_named_to_take_a_seat_sees_no_secret_in_the_admin(client, mo
     moderator_client("zed")
     _superuser("mia")
     replace(game.pk, user("zed"), "dan", "mia", now=START)
-    client.force_login(user("mia"))
+    strongly_signed_in(client, user("mia"))
     assert 'name="state"' not in client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
-    client.force_login(_superuser("root"))  # a superuser outside the game sees everything
+    strongly_signed_in(client, _superuser("root"))  # a superuser outside the game sees everything
     assert 'name="state"' in client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
 
 
@@ -253,7 +253,7 @@ def test_the_admin_refuses_to_filter_by_a_secret_and_records_who_saw_one(client)
     root = make_user("root")
     root.is_staff = root.is_superuser = True
     root.save()
-    client.force_login(root)
+    strongly_signed_in(client, root)
     for lookup in ("seed__lt=5", "state__seats__0__role=hitler", "setup__seed=1"):
         assert client.get(f"/admin/games/game/?{lookup}").status_code == 400, lookup
     assert client.get(f"/admin/games/game/{game.pk}/change/").status_code == 200
@@ -291,7 +291,7 @@ def test_who_has_read_the_graveyard_cannot_take_a_seat(client_for):
 
 def test_a_moderator_who_saw_the_secrets_cannot_join_nor_be_named(client_for):
     game = running_game()
-    mod = client_for("mod")
+    mod = with_second_factor(client_for("mod"), user("mod"))
     user("mod").groups.add(Group.objects.get(name="moderators"))
     mod.post(f"/moderation/games/{game.pk}/see/")
     with pytest.raises(GameError, match="seen this game's secrets"):

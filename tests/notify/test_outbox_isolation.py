@@ -16,7 +16,7 @@ from games.models import Game, Notification, SweepRun, WebhookDelivery, WebhookS
 from games.services import make_move
 from games.services.forum import post_message
 from games.tasks import deliver_webhooks, queue_reminders_task, send_emails
-from tests.factories import Api, make_user, running_game, subscribe, token_for
+from tests.factories import Api, make_user, running_game, subscribe, token_for, with_second_factor
 from tests.payloads import THE_ISSUE_S
 
 pytestmark = pytest.mark.django_db
@@ -32,6 +32,7 @@ def notice(name: str, game: Game, data: dict, key: str) -> Notification:
 def dashboard(client_for) -> str:
     moderator = client_for("mod")
     Group.objects.get(name="moderators").user_set.add(get_user_model().objects.get(username="mod"))
+    with_second_factor(moderator, get_user_model().objects.get(username="mod"))
     return moderator.get("/moderation/").content.decode()
 
 

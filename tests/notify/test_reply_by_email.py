@@ -26,7 +26,7 @@ from games.notify.email import send_due_emails
 from games.notify.email_compose import fit_subject
 from games.notify.replies import handle_message
 from games.notify.reply_tokens import make_token, read_token, reply_address
-from tests.factories import START, make_user, posts, reply_to, running_game, votes, your_move_email
+from tests.factories import START, make_user, posts, reply_to, running_game, votes, with_second_factor, your_move_email
 from tests.games.processes import environment
 from tests.notify.conftest import REPLY, one_character_changed
 from tests.services import free_port
@@ -323,6 +323,7 @@ def test_the_moderators_dashboard_counts_the_replies_dropped_for_security(client
     handle_message(reply_to(message, "away", message_id="<m3@x>", Auto_Submitted="auto-replied"))
     moderator = client_for("mod")
     get_user_model().objects.get(username="mod").groups.add(Group.objects.get(name="moderators"))
+    with_second_factor(moderator, get_user_model().objects.get(username="mod"))
     page = moderator.get("/moderation/").content.decode()
     assert "Replies by email dropped in the last 7 days" in page
     assert "no reply address this site signed: 1" in page

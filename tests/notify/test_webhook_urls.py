@@ -18,7 +18,7 @@ from games.services import make_move
 from games.tasks import deliver_webhooks, send_emails
 from games.views import webhooks
 from sh_site.logs import RateLimitedAdminEmailHandler
-from tests.factories import make_user, running_game, subscribe
+from tests.factories import make_user, running_game, strongly_signed_in, subscribe, with_second_factor
 from tests.services import Receiver
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +79,7 @@ def test_a_failing_webhooks_secret_path_is_in_no_log_stored_error_or_moderators_
     assert SECRET not in str(errors) and "127.0.0.1" in str(errors)  # the host, named
     moderator = client_for("mod")
     Group.objects.get(name="moderators").user_set.add(get_user_model().objects.get(username="mod"))
+    with_second_factor(moderator, get_user_model().objects.get(username="mod"))
     page = moderator.get("/moderation/").content.decode()
     assert "webhook delivery could not be sent" in page and SECRET not in page
     told = [message for message in mail.outbox if SECRET in message.body]  # the owners only, of their own URL
@@ -89,7 +90,7 @@ def test_the_admin_lists_name_a_webhooks_host_not_its_path(client):
     game = running_game(now=timezone.now())
     subscribe("game", f"https://discord.com/api/webhooks/123/{SECRET}", game=game)
     make_move(game.pk, make_user("ann"), {"type": "nominate", "target": "bob"}, 1)
-    client.force_login(get_user_model().objects.create_superuser("root", "root@example.org", "x"))
+    strongly_signed_in(client, get_user_model().objects.create_superuser("root", "root@example.org", "x"))
     for page in ("webhooksubscription", "webhookdelivery"):
         text = client.get(f"/admin/games/{page}/").content.decode()
         assert SECRET not in text and ("discord.com/…" in text or page == "webhookdelivery")

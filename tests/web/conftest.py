@@ -9,7 +9,7 @@ from games.models import Absence, Ban, Game, Post, Seat
 from games.services import cancel
 from games.services.transfer import import_script
 from moderation.models import Report
-from tests.factories import make_user, running_game, script, with_second_factor
+from tests.factories import make_user, reauthenticated, running_game, script, with_second_factor
 from tests.web.attacks import GOOD_END, GOOD_START
 
 
@@ -59,7 +59,7 @@ def moderator(client_for):
     client = client_for("mod")
     user = get_user_model().objects.get(username="mod")
     user.groups.add(Group.objects.get(name="moderators"))
-    return with_second_factor(client, user)
+    return reauthenticated(with_second_factor(client, user), user)
 
 
 @pytest.fixture

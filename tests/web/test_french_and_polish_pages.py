@@ -13,7 +13,7 @@ from games.forms import ClaimForm
 from games.services.transfer import import_script
 from games.views.common import first_error
 from games.wording import when
-from tests.factories import governments, make_user, script
+from tests.factories import governments, make_user, script, with_second_factor
 from tests.web.typography import french_spacing_faults, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def reader(name: str, language: str, *, moderator: bool = False) -> Client:
         user.groups.add(Group.objects.get(name="moderators"))
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(user)
-    return client
+    return with_second_factor(client, user) if moderator else client
 
 
 def session_game():

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import create_game, join_game
-from tests.factories import governments, make_user, running_game
+from tests.factories import governments, make_user, running_game, with_second_factor
 from tests.games.helpers import user
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +115,7 @@ def test_moderators_by_permission_or_by_group_still_see_the_moderation_link(clie
 
 
 def test_the_users_page_costs_the_same_for_more_users(client_for):
-    mod = client_for("mod")
+    mod = with_second_factor(client_for("mod"), user("mod"))
     user("mod").groups.add(Group.objects.get(name="moderators"))
     running_game()
 

@@ -118,15 +118,14 @@ def test_no_english_word_on_a_french_page(db, settings):
     settings.VAPID_PRIVATE_KEY = new_private_key()  # the devices page as a site that pushes shows it
 
     from games.services.transfer import import_script
-    from tests.factories import governments, make_user, script
+    from tests.factories import governments, make_user, script, strongly_signed_in
 
     game = import_script(script(actions=governments(("ann", "bob"))[:6]), name="Partie de test")
     player = Client(HTTP_ACCEPT_LANGUAGE="fr")
     player.force_login(make_user("bob"))  # the chancellor: a panel with cards to enact
     zoe = make_user("zoe")
     zoe.groups.add(Group.objects.get(name="moderators"))
-    moderator = Client(HTTP_ACCEPT_LANGUAGE="fr")
-    moderator.force_login(zoe)
+    moderator = strongly_signed_in(Client(HTTP_ACCEPT_LANGUAGE="fr"), zoe)
     pages = {
         player: [
             "/",
