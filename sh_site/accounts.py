@@ -2,12 +2,14 @@
 written in their reader's language and time zone; every field of its forms has a length limit before it reaches a
 query; and ending one of a person's sessions also stops pushes to the devices subscribed in it."""
 
+import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from allauth.account import forms as allauth
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.authentication import get_authentication_records
 from allauth.account.models import EmailAddress
 from allauth.mfa.base import forms as mfa_base
 from allauth.mfa.recovery_codes import forms as mfa_recovery_codes
@@ -57,6 +59,14 @@ class AccountAdapter(DefaultAccountAdapter):
                 template_prefix, email, {"request": request, "email": email, "current_site": site, **context}
             ).send()
 
+    def is_reauthentication_required(self, *, app: str, **kwargs) -> bool:
+        """allauth's rule (asked again before what matters), where a sign-in within the last
+        ACCOUNT_REAUTHENTICATION_TIMEOUT seconds counts as having been asked: the person has just given their
+        password or second factor, and is not asked for it twice in a row."""
+        if not super().is_reauthentication_required(app=app, **kwargs):
+            return False
+        return not signed_in_recently(self.request)
+
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"
 
@@ -67,6 +77,14 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow:
             check_name_distinct(username)
         return username
+
+
+def signed_in_recently(request) -> bool:
+    """Whether this session proved who it is (a password, a code, a key) within ACCOUNT_REAUTHENTICATION_TIMEOUT."""
+    if request is None or not request.user.is_authenticated:
+        return False
+    records = get_authentication_records(request, request.user)
+    return any(time.time() - record.get("at", 0) < settings.ACCOUNT_REAUTHENTICATION_TIMEOUT for record in records)
 
 
 def reader_profile(email: str):
