@@ -2,8 +2,11 @@
 log what a game's players should know, without secrets or reasons), and leaves an entry in the audit log in the
 same transaction."""
 
+import logging
 from datetime import timedelta
 
+from allauth.account.adapter import get_adapter as get_account_adapter
+from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from allauth.usersessions.adapter import get_adapter as sessions_adapter
 from allauth.usersessions.models import UserSession
@@ -22,6 +25,8 @@ from games.services.play import lock_game
 
 from .models import AuditEntry, Report
 from .verbs import OPTIONS, VERBS
+
+log = logging.getLogger(__name__)
 
 
 def can_moderate(user, game: Game) -> bool:
@@ -225,7 +230,21 @@ def reset_second_factor(moderator, user, reason: str) -> bool:
         Authenticator.objects.filter(user=user).delete()
         audit(moderator, "reset_second_factor", reason, target=user, removed=kinds)
     sessions_adapter().end_sessions(list(UserSession.objects.filter(user=user)))
+    _tell_of_reset(user, moderator)
     return True
+
+
+def _tell_of_reset(user, moderator) -> None:
+    """The account's owner told, in their language: the reset is how an account is taken over by talking a
+    moderator into it, and they are the first to notice."""
+    address = EmailAddress.objects.get_primary_email(user)
+    if not address:
+        return
+    context = {"moderator": moderator.get_username(), "timestamp": timezone.now()}
+    try:
+        get_account_adapter().send_mail("account/email/second_factor_reset", address, context)
+    except (OSError, ValueError):  # the reset stands and the audit log has it
+        log.warning("could not email user %s of their second factor's reset", user.pk, exc_info=True)
 
 
 def lift_ban(moderator, ban_id: int, reason: str) -> bool:

@@ -4,6 +4,7 @@ told when the games show a running game's secrets outside the moderation page; a
 site dropped someone waiting for a seat because they had seen the game's secrets."""
 
 import logging
+import re
 
 from allauth.account.adapter import get_adapter
 from allauth.mfa.signals import authenticator_added
@@ -28,16 +29,23 @@ log = logging.getLogger(__name__)
 USER_AGENT_LENGTH = SignIn._meta.get_field("user_agent").max_length
 
 
+def browser_kind(user_agent: str) -> str:
+    """A browser's description without its version numbers: a browser that updates itself (every month or so) is
+    still the one the account used."""
+    return re.sub(r"[0-9][0-9._]*", "", user_agent)
+
+
 @receiver(user_logged_in)
 def record_sign_in(sender, request, user, **kwargs) -> None:
     """The sign-in on record; and, when the account signed in before but never with this browser, an email to its
     owner (allauth's security notices: when, from where, with what; in their language)."""
-    ip = request.META.get("REMOTE_ADDR") if request is not None else None
-    if not ip:
+    if request is None or not request.META.get("REMOTE_ADDR"):  # force_login's bare request: no sign-in from anywhere
         return
+    ip = get_adapter(request).get_client_ip(request)  # behind a proxy, X-Forwarded-For (TRUSTED_PROXY_COUNT)
     browser = request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_LENGTH]
     known = SignIn.objects.filter(user=user).exclude(user_agent="")  # sign-ins recorded before browsers were: unknown
-    new_browser = known.exists() and not known.filter(user_agent=browser).exists()
+    seen = {browser_kind(agent) for agent in known.values_list("user_agent", flat=True).distinct()}
+    new_browser = bool(seen) and browser_kind(browser) not in seen
     SignIn.objects.create(user=user, ip=ip, user_agent=browser)
     if new_browser:
         try:

@@ -19,6 +19,7 @@ from allauth.usersessions.adapter import DefaultUserSessionsAdapter
 from django import forms
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.exceptions import PermissionDenied
 from django.core.validators import MaxLengthValidator
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
@@ -105,6 +106,28 @@ class UserSessionsAdapter(DefaultUserSessionsAdapter):
             if device_ids:
                 remove_devices(session.user, device_ids)
         super().end_sessions(sessions)
+
+
+TRACKED = "usersession_tracked"  # in a session's data: allauth's list of sessions has it
+
+
+def tracked_sessions(get_response):
+    """Every signed-in session in the person's list of sessions (allauth.usersessions), so that "sign out the
+    others" and a moderator's reset reach it: allauth lists a session when it signs in, and this adds, once, those
+    that signed in another way or before the list existed. A request of a session already listed costs nothing."""
+    from allauth.usersessions.models import UserSession
+
+    def middleware(request):
+        session = getattr(request, "session", None)
+        if request.user.is_authenticated and session is not None and session.session_key and not session.get(TRACKED):
+            try:
+                UserSession.objects.create_from_request(request)
+                session[TRACKED] = True
+            except PermissionDenied:  # no address to list it under (allauth needs one): listed at its next sign-in
+                pass
+        return get_response(request)
+
+    return middleware
 
 
 def _session_data(session_key: str) -> dict:

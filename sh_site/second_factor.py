@@ -5,8 +5,6 @@ A session proves a second factor when allauth recorded one in it: a code or a se
 passkey alone, a recovery code, or asked again (reauthentication) by one of those. A session signed in with the
 password alone, before the account had a second factor, is asked for it on the way in."""
 
-from functools import wraps
-
 from allauth.account.authentication import get_authentication_records
 from allauth.account.internal.flows.login import record_authentication
 from allauth.mfa.models import Authenticator
@@ -38,10 +36,31 @@ def proved_second_factor(request) -> bool:
 
 
 def record_added_factor(request, user, authenticator) -> None:
-    """Adding an authenticator app (its code checked) or a security key (its signature checked) proves it: the session
-    that added it counts as signed in with it."""
-    if request is not None and authenticator.type in FACTORS and request.user.pk == user.pk:
+    """Adding the account's first authenticator app (its code checked) or security key (its signature checked) proves
+    it: the session that added it counts as signed in with it. A later one is added only by a session that proved
+    one already (`FactorChanges`)."""
+    if request is None or authenticator.type not in FACTORS or request.user.pk != user.pk:
+        return
+    others = Authenticator.objects.filter(user=user, type__in=FACTORS).exclude(pk=authenticator.pk)
+    if not others.exists():
         record_authentication(request, user, "mfa", id=authenticator.pk, type=authenticator.type)
+
+
+def _prove(request, user) -> HttpResponseRedirect:
+    """To the page that asks for the account's second factor (its app's code first, else its key), then back."""
+    types = set(Authenticator.objects.filter(user=user).values_list("type", flat=True))
+    address = "mfa_reauthenticate" if Authenticator.Type.TOTP in types else "mfa_reauthenticate_webauthn"
+    return HttpResponseRedirect(f"{reverse(address)}?{urlencode({'next': _back(request)})}")
+
+
+def _back(request) -> str:
+    """Where to come back to: this page, or for a form sent here (which cannot be sent again by a link) the
+    moderation dashboard or the admin's index it came from."""
+    if request.method in ("GET", "HEAD"):
+        return request.get_full_path()
+    return (
+        reverse("admin:index") if request.path.startswith(reverse("admin:index")) else reverse("moderation:dashboard")
+    )
 
 
 def refusal(request) -> HttpResponseRedirect | None:
@@ -50,25 +69,40 @@ def refusal(request) -> HttpResponseRedirect | None:
     user = request.user
     if not must_have_second_factor(user):
         return None
-    here = {"next": request.get_full_path()}
     if not has_second_factor(user):
         messages.warning(
             request,
-            _("Moderators and staff need a second factor to go on: set up an authenticator app or a security key."),
+            _(
+                "Moderators and staff need a second factor to go on: set up an authenticator app or a security key, "
+                "then go back to the page you wanted."
+            ),
         )
-        return HttpResponseRedirect(f"{reverse('mfa_index')}?{urlencode(here)}")
+        return HttpResponseRedirect(f"{reverse('mfa_index')}?{urlencode({'next': _back(request)})}")
     if not proved_second_factor(request):
-        types = set(Authenticator.objects.filter(user=user).values_list("type", flat=True))
-        address = "mfa_reauthenticate" if Authenticator.Type.TOTP in types else "mfa_reauthenticate_webauthn"
-        return HttpResponseRedirect(f"{reverse(address)}?{urlencode(here)}")
+        return _prove(request, user)
     return None
 
 
-def second_factor_required(view):
-    """The view, for moderators and staff only once their session proved a second factor (others pass)."""
+# allauth.mfa's pages that prove a factor (signing in with one, being asked for one): every other of its pages
+# changes or shows the account's factors.
+PROVING = {"mfa_authenticate", "mfa_reauthenticate", "mfa_reauthenticate_webauthn", "mfa_login_webauthn", "mfa_trust"}
 
-    @wraps(view)
-    def guarded(request, *args, **kwargs):
-        return refusal(request) or view(request, *args, **kwargs)
 
-    return guarded
+class FactorChanges:
+    """A session that never used the account's second factor (signed in with the password alone before the factor
+    was set up, elsewhere) may neither see nor change the account's factors: asked for one first. Else being asked
+    again by password would let it make recovery codes, or add a key, and so prove a factor of its own making."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        name = getattr(request.resolver_match, "url_name", None) or ""
+        if not name.startswith("mfa_") or name in PROVING or not request.user.is_authenticated:
+            return None
+        if has_second_factor(request.user) and not proved_second_factor(request):
+            return _prove(request, request.user)
+        return None

@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "sh_site.second_factor.FactorChanges",
+    "sh_site.accounts.tracked_sessions",
     "sh_site.middleware.user_preferences",
     "sh_site.middleware.content_security_policy",
     "sh_site.middleware.refuse_malformed_input",
@@ -142,6 +144,10 @@ ACCOUNT_EMAIL_NOTIFICATIONS = True
 # the account, a moderator's first look at a running game's secrets (docs/running/accounts.md).
 ACCOUNT_REAUTHENTICATION_REQUIRED = True
 ACCOUNT_REAUTHENTICATION_TIMEOUT = env_int("ACCOUNT_REAUTHENTICATION_TIMEOUT", 300)
+ACCOUNT_REAUTHENTICATION_METHODS = ("password", "mfa")  # not a code sent by email: the mailbox is not the person
+# Behind a proxy (docs/running/index.md), the address a request comes from is the proxy's: allauth's limits per
+# address and the sign-in list read it from X-Forwarded-For, as set by this many proxies in front of the site.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 # Second factors (allauth.mfa): an authenticator app (TOTP), recovery codes, and WebAuthn security keys and passkeys,
 # a passkey alone signing in. Moderators and staff must have one (sh_site/second_factor.py). WebAuthn needs https,
 # except on localhost in development.

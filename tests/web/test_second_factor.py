@@ -15,6 +15,7 @@ import pytest
 import time_machine
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,8 +26,8 @@ from django.utils import timezone
 
 from games.models import ApiToken, Game, Post, Profile, PushDevice, WebhookSubscription
 from games.services.devices import SESSION_DEVICES
-from moderation.models import AuditEntry
-from tests.factories import make_user, reauthenticated, running_game, with_second_factor
+from moderation.models import AuditEntry, SignIn
+from tests.factories import make_user, reauthenticated, running_game, strongly_signed_in, with_second_factor
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "pw-for-tests-1"  # make_user's
@@ -134,6 +135,7 @@ def recovery_codes(client: Client) -> list[str]:
     return list(dict.fromkeys(codes))
 
 
+@pytest.mark.django_db(transaction=True)  # the session that set the app up counts as having used it once committed
 def test_each_recovery_code_signs_in_once():
     make_user("ann")
     client = sign_in("ann")
@@ -376,6 +378,7 @@ def test_changing_the_password_asks_for_the_current_one_and_the_email_asks_again
     assert not EmailAddress.objects.filter(email="other@example.org").exists()
 
 
+@pytest.mark.django_db(transaction=True)  # the session that set the app up counts as having used it once committed
 def test_removing_a_second_factor_asks_again():
     make_user("ann")
     client = sign_in("ann")
@@ -474,3 +477,103 @@ def test_nobody_resets_their_own_and_only_a_superuser_resets_staffs():
     client.post(f"/moderation/users/{admin.pk}/second-factor/reset/", {"reason": "theirs"})
     assert Authenticator.objects.filter(user=moderator).exists() and Authenticator.objects.filter(user=admin).exists()
     assert not AuditEntry.objects.filter(action="reset_second_factor").exists()
+
+
+# What a review of this change found, each shown closed.
+def test_the_admins_own_sign_in_form_signs_nobody_in_even_for_staff_already_signed_in():
+    low = staff("low", moderator=False)
+    root = staff("root", moderator=False, superuser=True)
+    with_second_factor(Client(), root)
+    client = strongly_signed_in(Client(), low)
+    response = client.post("/admin/login/", {"username": "root", "password": PASSWORD, "next": "/admin/"})
+    assert response.status_code == 302 and response["Location"] == "/admin/"
+    assert client.session["_auth_user_id"] == str(low.pk)
+
+
+def test_the_admins_password_form_is_the_sites():
+    root = staff("root", moderator=False, superuser=True)
+    client = strongly_signed_in(Client(), root)
+    response = client.get("/admin/password_change/")
+    assert response.status_code == 302 and response["Location"] == "/accounts/password/change/"
+
+
+def test_a_session_that_never_used_the_accounts_factor_cannot_make_one_of_its_own():
+    """Signed in with the password before the account had a second factor: asked again by password, it must not
+    make recovery codes, nor add an app or a key, and so let itself into the moderation pages."""
+    zoe = make_user("zoe")
+    zoe.groups.add(Group.objects.get(name="moderators"))
+    old = sign_in("zoe")
+    with_second_factor(Client(), zoe)  # set up in another browser
+    for address in (
+        "/accounts/2fa/",
+        "/accounts/2fa/recovery-codes/",
+        "/accounts/2fa/recovery-codes/generate/",
+        "/accounts/2fa/webauthn/add/",
+        "/accounts/2fa/webauthn/",
+        "/accounts/2fa/totp/deactivate/",
+    ):
+        for send in (old.get, old.post):
+            response = send(address)
+            assert response.status_code == 302 and response["Location"].startswith("/accounts/2fa/reauthenticate/")
+    assert Authenticator.objects.filter(user=zoe).count() == 1  # the app alone: no recovery codes made here
+    assert old.get("/moderation/")["Location"].startswith("/accounts/2fa/reauthenticate/")
+
+
+def test_the_admin_lists_second_factors_without_their_secrets_and_changes_none():
+    root = staff("root", moderator=False, superuser=True)
+    client = strongly_signed_in(Client(), root)
+    victim = make_user("ann")
+    app = TOTP.activate(victim, generate_totp_secret()).instance
+    listing = client.get("/admin/mfa/authenticator/").content.decode()
+    page = client.get(f"/admin/mfa/authenticator/{app.pk}/change/").content.decode()
+    assert "ann" in listing and app.data["secret"] not in listing + page
+    client.post(f"/admin/mfa/authenticator/{app.pk}/delete/", {"post": "yes"})
+    client.post("/admin/mfa/authenticator/", {"action": "delete_selected", "_selected_action": [app.pk], "post": "yes"})
+    assert Authenticator.objects.filter(pk=app.pk).exists()
+
+
+def test_behind_a_proxy_one_address_failing_does_not_lock_out_another(settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    make_user("ann")
+    make_user("bob")
+    attacker = Client(HTTP_X_FORWARDED_FOR="203.0.113.7")
+    for _attempt in range(12):
+        attacker.post("/accounts/login/", {"login": "bob", "password": "wrong-password"})
+    response = Client(HTTP_X_FORWARDED_FOR="198.51.100.2").post(
+        "/accounts/login/", {"login": "ann", "password": PASSWORD}
+    )
+    assert response.status_code == 302
+    assert SignIn.objects.get(user__username="ann").ip == "198.51.100.2"
+
+
+def test_a_moderators_reset_is_told_to_the_accounts_owner_in_their_language():
+    lost = make_user("ann")
+    Profile.objects.create(user=lost, language="fr")
+    with_second_factor(Client(), lost)
+    moderator = make_user("zoe")
+    moderator.groups.add(Group.objects.get(name="moderators"))
+    client = strongly_signed_in(Client(), moderator)
+    mail.outbox.clear()
+    client.post(f"/moderation/users/{lost.pk}/second-factor/reset/", {"reason": "lost her phone"})
+    assert [message.to for message in mail.outbox] == [["ann@example.com"]]
+    assert "zoe" in mail.outbox[0].body and "modérateur" in mail.outbox[0].subject.lower()
+
+
+def test_a_session_listed_by_no_sign_in_is_listed_and_signed_out_with_the_others():
+    ann = make_user("ann")
+    old = Client(HTTP_USER_AGENT="Old/1")
+    old.force_login(ann)  # signed in before the list existed: allauth never listed it
+    assert old.get("/profile/").status_code == 200
+    laptop = sign_in("ann", agent="Laptop/2")
+    assert "Old/1" in laptop.get("/accounts/sessions/").content.decode()
+    laptop.post("/accounts/sessions/")
+    assert old.get("/profile/").status_code == 302
+
+
+def test_a_browser_that_updated_itself_is_no_new_browser():
+    Profile.objects.create(user=make_user("ann"), language="en")
+    sign_in("ann", agent="Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0")
+    sign_in("ann", agent="Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0.1")
+    assert mail.outbox == []
+    sign_in("ann", agent="Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Safari/604.1")
+    assert len(mail.outbox) == 1
