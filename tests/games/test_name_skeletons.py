@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games.models import NameSkeleton
 from games.models.names import check_name_distinct, name_too_close
 from games.names import skeleton, skeleton_key
-from tests.factories import make_user
+from tests.factories import make_user, strongly_signed_in
 
 LOOK_ALIKE = [
     ("lucia", "lucía"),  # an accent
@@ -104,7 +104,7 @@ def test_the_admin_refuses_a_new_or_changed_username_too_close_to_another(client
     root.save()
     make_user("lucia")
     bob = make_user("bob")
-    client.force_login(root)
+    strongly_signed_in(client, root)
     added = client.post(
         "/admin/auth/user/add/",
         {"username": "lucía", "usable_password": "false", "password1": "", "password2": ""},

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import Profile, Rename
-from tests.factories import make_user
+from tests.factories import make_user, strongly_signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def test_a_username_changed_in_the_admin_is_recorded(client):
     root.is_staff = root.is_superuser = True
     root.save()
     bob = make_user("bob")
-    client.force_login(root)
+    strongly_signed_in(client, root)
     page = client.get(f"/admin/auth/user/{bob.pk}/change/")
     form = page.context["adminform"].form
     sent = {name: value for name, value in form.initial.items() if value is not None and name != "password"}

@@ -18,7 +18,7 @@ from games.services import play as play_module
 from games.services import sweep_due_deadlines
 from games.services.deadlines import retry_after
 from games.tasks import send_emails, sweep_deadlines
-from tests.factories import START, make_user, running_game
+from tests.factories import START, make_user, running_game, with_second_factor
 
 from .helpers import reload, state_of
 
@@ -115,6 +115,7 @@ def test_the_dashboard_shows_a_set_aside_game(client_for):
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.get(username="mod").groups.add(Group.objects.get(name="moderators"))
+    with_second_factor(moderator, get_user_model().objects.get(username="mod"))
     page = moderator.get("/moderation/").content.decode()
     assert "The sweep failed on this game once" in page and "UnreadableState" in page
     assert "the stored state cannot be read" in page

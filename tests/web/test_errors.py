@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from games.notify.unsubscribe import unsubscribe, unsubscribe_token
-from tests.factories import make_user
+from tests.factories import make_user, with_second_factor
 from tests.games.helpers import user
 
 
@@ -40,7 +40,7 @@ def test_a_bug_is_still_a_500(client):
 
 
 def test_bad_inputs_are_not_errors(client_for, client):
-    mod = client_for("mod")
+    mod = with_second_factor(client_for("mod"), user("mod"))
     user("mod").groups.add(Group.objects.get(name="moderators"))
     assert mod.post("/moderation/reports/999/resolve/", {"resolution": "x"}).status_code == 404
     gone = make_user("gone")
