@@ -42,23 +42,33 @@ def make_user(username: str, *, password: str = "pw-for-tests-1", verified: bool
     return user
 
 
-def signed_in_with(client: Client, user, **record) -> Client:
-    """`client`'s session (signed in by `force_login`) records a way `user` proved who they are, as allauth writes it
-    when they do it through its pages (tests/web/test_second_factor.py goes through them)."""
-    session = client.session
+def recorded(session, user, **record) -> None:
+    """`session` (a signed-in one) records a way `user` proved who they are, as allauth writes it when they do it
+    through its pages (tests/web/test_second_factor.py goes through them)."""
     records = session.get(AUTHENTICATION_METHODS_SESSION_KEY, [])
     session[AUTHENTICATION_METHODS_SESSION_KEY] = [*records, {"at": time.time(), **record}]
     session["account_authentication_methods_user"] = str(user.pk)
     session.save()
+
+
+def signed_in_with(client: Client, user, **record) -> Client:
+    """`client`'s session (signed in by `force_login`) records a way `user` proved who they are."""
+    recorded(client.session, user, **record)
     return client
 
 
-def with_second_factor(client: Client, user) -> Client:
-    """`user` has an authenticator app, and `client`'s session signed in with it (a moderator's, staff's)."""
+def app_used(session, user) -> None:
+    """`user` has an authenticator app, and `session` signed in with it (a moderator's, staff's)."""
     app = Authenticator.objects.filter(user=user, type=Authenticator.Type.TOTP).first()
     if app is None:
         app = TOTP.activate(user, generate_totp_secret()).instance
-    return signed_in_with(client, user, method="mfa", id=app.pk, type=app.type)
+    recorded(session, user, method="mfa", id=app.pk, type=app.type)
+
+
+def with_second_factor(client: Client, user) -> Client:
+    """`user` has an authenticator app, and `client`'s session signed in with it."""
+    app_used(client.session, user)
+    return client
 
 
 def reauthenticated(client: Client, user) -> Client:

@@ -132,3 +132,19 @@ def added_security_key(page: Page, name: str, *, passwordless: bool) -> None:
     page.locator("main input[name=passwordless]").set_checked(passwordless)
     page.locator("#mfa_webauthn_add").click()
     page.wait_for_url(lambda url: "/accounts/2fa/webauthn/add/" not in url)
+
+
+def second_factor_used(page: Page, name: str) -> Page:
+    """`name` (a moderator, say) has an authenticator app, and the session `page` signed in with it: as after its code
+    (tests/e2e/test_second_factor.py sets one up and uses it through the pages)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import app_used
+
+    key = next(cookie["value"] for cookie in page.context.cookies() if cookie["name"] == settings.SESSION_COOKIE_NAME)
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    app_used(session, get_user_model().objects.get(username=name))
+    return page

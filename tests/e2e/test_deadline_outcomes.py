@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.services import cancel
-from tests.e2e.pages import DESKTOP, PHONE, said, signed_in
+from tests.e2e.pages import DESKTOP, PHONE, said, second_factor_used, signed_in
 from tests.factories import NAMES, make_user, running_game, votes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -24,7 +24,7 @@ def test_t4_t5_a_moderator_ends_a_discard_deadline_and_the_thread_says_the_deadl
     game = running_game(now=timezone.now(), actions=ELECTED)
     moderator = make_user("zoe")
     moderator.groups.add(Group.objects.get(name="moderators"))
-    zoe = signed_in(browser, live_server.url, "zoe", language=language, viewport=viewport)
+    zoe = second_factor_used(signed_in(browser, live_server.url, "zoe", language=language, viewport=viewport), "zoe")
     zoe.goto(f"/moderation/games/{game.pk}/")
     zoe.get_by_role("button", name=said(language, "I understand: show me the secrets")).click()  # the warning first
     zoe.locator("#reason-end_now").fill("ann is away")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from games.models import Game, Profile
 from games.services import cancel, create_game
 from games.services.moves import make_move
-from tests.e2e.pages import PASSWORD, signed_in
+from tests.e2e.pages import PASSWORD, second_factor_used, signed_in
 from tests.factories import governments, make_user, running_game, votes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -71,7 +71,7 @@ def test_the_moderator_offers_only_living_seats_and_cancelling_asks_first(browse
     game = running_game(now=timezone.now(), actions=[*actions, {"type": "execute", "by": "dan", "target": "ann"}])
     moderator = make_user("zoe")
     moderator.groups.add(Group.objects.get(name="moderators"))
-    page = signed_in(browser, live_server.url, "zoe")
+    page = second_factor_used(signed_in(browser, live_server.url, "zoe"), "zoe")
     page.goto(f"/moderation/games/{game.pk}/")
     page.get_by_role("button", name="I understand: show me the secrets").click()
     expect(page.locator("table tr", has_text="ann")).to_contain_text("executed")

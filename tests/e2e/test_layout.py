@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from games.models import Post
 from games.services.transfer import import_script
-from tests.e2e.pages import signed_in
+from tests.e2e.pages import second_factor_used, signed_in
 from tests.factories import make_user, running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -89,6 +89,7 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_unfolds(browser, live_se
     moderator.groups.add(Group.objects.get(name="moderators"))  # the most links a header holds
     page = signed_in(browser, live_server.url, "moderatrice_longue", language=language,
                      viewport={"width": 360, "height": 740})  # fmt: skip
+    second_factor_used(page, "moderatrice_longue")
     page.goto("/")
     header = page.locator("header.site")
     height = header.bounding_box()["height"]

@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.services import create_game, end_now, join_game, make_move
-from tests.e2e.pages import VIEWPORTS, said, signed_in, signing_up
+from tests.e2e.pages import VIEWPORTS, said, second_factor_used, signed_in, signing_up
 from tests.factories import governments, make_user, running_game, votes
 from tests.games.helpers import reload, user
 
@@ -94,6 +94,7 @@ def test_e8_a_moderator_seats_the_waiting_substitute_and_she_is_told(browser, li
     join_game(game.pk, make_user("élodie"), as_substitute=True)
     make_user("zoe").groups.add(Group.objects.get(name="moderators"))
     moderator = signed_in(browser, live_server.url, "zoe", language=language, viewport=VIEWPORTS[device])
+    second_factor_used(moderator, "zoe")
     moderator.goto(f"/moderation/games/{game.pk}/")
     moderator.get_by_role("button", name=said(language, "I understand: show me the secrets")).click()
     moderator.locator("#player-replace").select_option("dan")

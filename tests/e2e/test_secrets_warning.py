@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from moderation.models import AuditEntry
-from tests.e2e.pages import VIEWPORTS, said, signed_in
+from tests.e2e.pages import VIEWPORTS, said, second_factor_used, signed_in
 from tests.factories import make_user, running_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -19,7 +19,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_the_moderator_confirms_once_before_seeing_the_secrets(browser, live_server, language, device):
     game = running_game(now=timezone.now())
     make_user("zoe").groups.add(Group.objects.get(name="moderators"))
-    page = signed_in(browser, live_server.url, "zoe", language=language, viewport=VIEWPORTS[device])
+    page = second_factor_used(
+        signed_in(browser, live_server.url, "zoe", language=language, viewport=VIEWPORTS[device]), "zoe"
+    )
     page.goto(f"/moderation/games/{game.pk}/")
     warning = page.locator("#secrets-warning")
     expect(warning).to_contain_text(said(language, "This page shows every secret of a running game"))
