@@ -148,3 +148,20 @@ def second_factor_used(page: Page, name: str) -> Page:
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
     app_used(session, get_user_model().objects.get(username=name))
     return page
+
+
+def signed_in_long_ago(page: Page) -> Page:
+    """The session `page` signed in with dates its sign-in back past ACCOUNT_REAUTHENTICATION_TIMEOUT: what matters
+    asks for the password again, as it does an hour after signing in."""
+    from importlib import import_module
+
+    from allauth.account.authentication import AUTHENTICATION_METHODS_SESSION_KEY
+    from django.conf import settings
+
+    key = next(cookie["value"] for cookie in page.context.cookies() if cookie["name"] == settings.SESSION_COOKIE_NAME)
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    age = settings.ACCOUNT_REAUTHENTICATION_TIMEOUT + 60
+    records = session.get(AUTHENTICATION_METHODS_SESSION_KEY, [])
+    session[AUTHENTICATION_METHODS_SESSION_KEY] = [{**record, "at": record["at"] - age} for record in records]
+    session.save()
+    return page
