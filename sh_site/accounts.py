@@ -104,7 +104,7 @@ class UserSessionsAdapter(DefaultUserSessionsAdapter):
             data = _session_data(session.session_key)
             device_ids = [number for number in data.get(SESSION_DEVICES, []) if isinstance(number, int)]
             if device_ids:
-                remove_devices(session.user, device_ids)
+                remove_devices(session.user_id, device_ids)  # by id: no query for the user
         super().end_sessions(sessions)
 
 

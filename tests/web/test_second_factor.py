@@ -205,6 +205,15 @@ def sweep_world():
     return game, post
 
 
+def moderator_signed_in(name: str) -> tuple:
+    """A moderator signed in by `force_login`: no second factor used in the session, none on the account."""
+    user = make_user(name)
+    user.groups.add(Group.objects.get(name="moderators"))
+    client = Client()
+    client.force_login(user)
+    return user, client
+
+
 def staff(name: str, *, moderator: bool = True, superuser: bool = False):
     user = make_user(name)
     user.is_staff = True
@@ -232,10 +241,7 @@ def test_staff_without_a_second_factor_are_sent_to_set_one_up_before_any_secret_
 
 def test_a_moderator_without_a_second_factor_is_refused_the_same_pages():
     game, post = sweep_world()
-    user = make_user("zoe")
-    user.groups.add(Group.objects.get(name="moderators"))
-    client = Client()
-    client.force_login(user)
+    user, client = moderator_signed_in("zoe")
     for url in secret_pages(game, post, user):
         response = client.get(url)
         if url.startswith("/admin/"):  # not staff: the admin refuses them anyway (its sign-in page answers 403)
@@ -271,10 +277,7 @@ def test_a_session_that_used_a_second_factor_opens_them():
 
 def test_a_moderators_action_without_a_second_factor_changes_nothing():
     game = running_game()
-    user = make_user("zoe")
-    user.groups.add(Group.objects.get(name="moderators"))
-    client = Client()
-    client.force_login(user)
+    _user, client = moderator_signed_in("zoe")
     response = client.post(f"/moderation/games/{game.pk}/act/", {"action": "pause", "reason": "x", "step": "0"})
     assert response.status_code == 302 and response["Location"].startswith("/accounts/2fa/")
     assert not AuditEntry.objects.exists()
@@ -352,10 +355,7 @@ def test_deleting_the_account_asks_again():
 
 def test_a_moderators_first_look_at_a_running_games_secrets_asks_again():
     game = running_game()
-    user = make_user("zoe")
-    user.groups.add(Group.objects.get(name="moderators"))
-    client = Client()
-    client.force_login(user)
+    user, client = moderator_signed_in("zoe")
     with_second_factor(client, user)
     with later():
         response = client.post(f"/moderation/games/{game.pk}/see/")
