@@ -17,10 +17,8 @@ from django.db.models import Count, Sum
 
 from games.engine.settings import Settings
 from games.models import Claim, Game, Seat
+from games.ratings import BALANCE, balance_key
 
-# The settings that change the balance of the game (RULES.md's variants): a table of their own on the page.
-BALANCE = ("hitler_blind_small", "rebalanced", "execution_vote", "tracker_resets_on_election", "close_vote_early",
-           "missing_vote", "nomination_timeout", "power_timeout")  # fmt: skip
 # Each way of winning (a game's win_reason), by the team it makes win.
 WAYS = {
     "liberal": ("liberal_policies", "hitler_executed", "hitler_exiled"),
@@ -87,7 +85,7 @@ def site_rows() -> tuple[tuple, ...]:
     return tuple(
         (
             row["player_count"],
-            _balance(row["house_rules"], row["player_count"]),
+            balance_key(row["house_rules"], row["player_count"]),
             row["win_reason"],
             row["games"],
             row["rounds"],
@@ -96,15 +94,6 @@ def site_rows() -> tuple[tuple, ...]:
         )
         for row in rows
     )
-
-
-def _balance(house_rules, players: int) -> str:
-    """The game's settings that change the balance, as canonical JSON (defaults filled in); `rebalanced` only at
-    the table sizes it changes, so that a game it left as it was counts with the others."""
-    rules = house_rules if isinstance(house_rules, dict) else json.loads(house_rules or "{}")
-    chosen = {name: rules.get(name, default) for name, default in Settings().to_dict().items()}
-    chosen["rebalanced"] = Settings(**chosen).as_played(players).rebalanced
-    return json.dumps({name: chosen[name] for name in BALANCE}, sort_keys=True)
 
 
 def site_stats(rows: tuple[tuple, ...]) -> dict:

@@ -8,6 +8,7 @@ from .notify import InboundEmail, Notification, SentEmail, SigningKey
 from .profile import Profile, Rename
 from .proposals import Proposal, ProposalBallot
 from .push import PushDevice, PushMessage, PushPreferences
+from .ratings import RatedGame, Rating, RatingChange, RatingLedger
 from .webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -31,6 +32,10 @@ __all__ = [
     "PushDevice",
     "PushMessage",
     "PushPreferences",
+    "RatedGame",
+    "Rating",
+    "RatingChange",
+    "RatingLedger",
     "Rename",
     "Seat",
     "SecretWitness",

@@ -100,6 +100,16 @@ class Game(models.Model):
         null=True, blank=True, help_text=_("refuse players exiled in any of their last N games")
     )
     lobby_days = models.PositiveSmallIntegerField(default=14, validators=[MinValueValidator(1), MaxValueValidator(90)])
+    # Ratings (games/services/ratings.py): whether the game's result moves its players' ratings (never an unlisted
+    # game's), and the overall rating (its conservative figure) a person needs to sign up.
+    rated = models.BooleanField(_("rated"), default=False, help_text=_("the result moves the players' ratings"))
+    min_rating = models.FloatField(
+        _("minimum rating to join"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(-100), MaxValueValidator(100)],
+        help_text=_("a player's rating (its conservative figure) must be at least this to sign up"),
+    )
 
     # The running game: what every change writes (PLAYED_FIELDS), but its seed and set-up, written at its start.
     seed = models.BigIntegerField(null=True, blank=True)
@@ -176,6 +186,11 @@ class Game(models.Model):
         self.link_key = new_link_key() if unlisted else ""
         return True
 
+    @property
+    def is_rated(self) -> bool:
+        """Whether its result moves ratings: a rated public game (an unlisted game never is, whatever it says)."""
+        return self.rated and self.visibility == self.Visibility.PUBLIC
+
     def clean(self):
         """T1: the vote's hours and the nomination's both count from the round's start, so the vote must close after
         the nomination's deadline, leaving time to discuss. Every way of making a game (the new-game form, a model
@@ -214,7 +229,7 @@ IDENTITY_FIELDS = ("name", "created_by", "status", "visibility", "link_key", "re
 SETTINGS_FIELDS = ("player_count", "house_rules", "nomination_hours", "election_hours", "discard_hours",
                    "legislative_hours", "veto_reply_hours", "veto_enact_hours", "power_hours", "execution_vote_hours",
                    "minute_durations", "deadline_hour", "time_zone", "absence_notice_hours", "absence_max_days",
-                   "exile_lookback_games", "lobby_days")  # fmt: skip
+                   "exile_lookback_games", "lobby_days", "rated", "min_rating")  # fmt: skip
 RUNNING_FIELDS = ("seed", "setup", "state", "step_number", "event_count", "action_count", "round_started_at",
                   "session_started_at", "step_started_at", "deadline", "paused_at", "thread_locked",
                   "waiting")  # fmt: skip

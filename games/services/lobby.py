@@ -21,6 +21,7 @@ from .errors import GameError
 from .knowledge import knows_secrets
 from .play import announce, begin, begin_new_game, lock_game, persist, play
 from .play_bars import is_barred
+from .ratings import rating_refusal
 from .records import has_recent_exile
 
 
@@ -41,6 +42,7 @@ def create_game(user, *, now: datetime | None = None, join: bool = True, **optio
     now = now or timezone.now()
     options.setdefault("name", _("%(user)s's game") % {"user": user.get_username()})
     rules = {rule.name: options.pop(rule.name) for rule in RULES if rule.name in options}
+    options.setdefault("rated", options.get("visibility", Game.Visibility.PUBLIC) == Game.Visibility.PUBLIC)
     game = Game(created_by=user, house_rules=HouseRules().to_dict() | rules, **options)
     game.lobby_closes_at = now + timedelta(days=game.lobby_days)
     game.full_clean(exclude=["created_by", "setup", "state"])
@@ -74,7 +76,7 @@ def join_game(game_id: int, user, *, as_substitute: bool = False, now: datetime 
             )
         if is_barred(user, now):
             raise GameError(_("A moderator has banned you from joining games for now."), code="banned")
-        if refused := exile_refusal(game, user):
+        if refused := exile_refusal(game, user) or rating_refusal(game, user):
             raise refused
         players = game.seats.filter(is_substitute=False).count()
         if not as_substitute and players >= game.player_count:

@@ -27,7 +27,7 @@ from games.models.game import PLAYED_FIELDS
 from games.notify import notify_changes
 from games.signals import game_changed, newcomer_dropped
 
-from . import results
+from . import ratings, results
 from .errors import GameError
 from .knowledge import user_ids_knowing
 
@@ -49,6 +49,7 @@ class Change:
     owed_before: set[int] = field(default_factory=set)  # the seats that owed a move when the change began
     step_before: int = -1
     finished: bool = False  # the game row is up to date with the state (finish)
+    ended: bool = False  # the game ended in this change: its result is written, its ratings move (persist)
     ghosts: list[str] = field(default_factory=list)  # substitutes whose account is gone, seated meanwhile
     forgotten: list[Seat] = field(default_factory=list)  # rows of people no longer waiting for a seat
     dropped: list[Seat] = field(default_factory=list)  # waiting for a seat, dropped for having seen the secrets
@@ -255,6 +256,7 @@ def finish(change: Change) -> None:
     if state.over:
         if game.status not in (Game.Status.FINISHED, Game.Status.CANCELLED):  # it ends with this change
             change.changed_seats += results.record(game, state, change.seats.values(), change.events)
+            change.ended = True
         game.status = Game.Status.CANCELLED if state.cancelled else Game.Status.FINISHED
         game.winner = state.winner or ""
         game.win_reason = state.win_reason
@@ -315,6 +317,7 @@ def persist(changes: list[Change]) -> None:
             by_amount.setdefault(amount, []).append(seat_id)
     for amount, seat_ids in by_amount.items():
         Seat.objects.filter(pk__in=seat_ids).update(rounds_missed=F("rounds_missed") + amount)
+    ratings.rate_ended([change.game for change in changes if change.ended])
     notify_changes(changes)  # every channel, in this transaction
 
 

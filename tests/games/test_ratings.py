@@ -1,0 +1,181 @@
+"""Ratings: moved once, in the change that ends a rated game; recomputed from the results alone to the last digit;
+seats that changed hands and exiles counted as the rules page says; rated games, seasons and a minimum rating."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.core.management import call_command
+from time_machine import travel
+
+from games import ratings as model
+from games.models import Game, RatedGame, Rating, RatingChange, Seat
+from games.services import GameError, cancel, make_move
+from games.services.lobby import create_game, join_game
+from games.services.ratings import recompute, season_of
+from games.services.transfer import import_script
+from tests.factories import HITLER_EXECUTED, NAMES, START, make_user, played_to_the_end, script, votes
+
+pytestmark = pytest.mark.django_db
+
+SEATS_5 = [model.SeatPlayed(team, (model.Holder(name),)) for name, team in
+           zip(NAMES[:5], ["liberal", "fascist", "fascist", "liberal", "liberal"], strict=True)]  # fmt: skip
+
+
+def fresh(keys) -> dict:
+    return {key: model.with_dynamics(model.Skill()) for key in keys}
+
+
+def test_winning_the_side_that_usually_loses_moves_a_rating_more():
+    ratings = fresh(NAMES[:5])
+    even = model.rate(SEATS_5, ratings, liberals_won=True, chance=0.5)
+    hard = model.rate(SEATS_5, ratings, liberals_won=True, chance=0.3)
+    assert hard["ann"].after.mu > even["ann"].after.mu > model.MU
+    assert hard["bob"].after.mu < even["bob"].after.mu < model.MU
+    assert model.predict(SEATS_5, ratings, 0.3) == pytest.approx(0.3)  # equal players: the side's baseline
+
+
+def test_team_size_is_not_counted_as_skill():
+    """Three liberals against two fascists, all new: the prediction is the baseline, not the bigger team's."""
+    assert model.predict(SEATS_5, fresh(NAMES[:5]), 0.5) == pytest.approx(0.5)
+
+
+def test_e3_an_exiled_player_loses_the_game_whatever_their_team_did_at_the_share_they_held():
+    seats = [*SEATS_5[:3], model.SeatPlayed("liberal", (model.Holder("dan", 0.5, True), model.Holder("zoe", 0.5))),
+             SEATS_5[4]]  # fmt: skip
+    ratings = fresh([*NAMES[:5], "zoe"])
+    moved = model.rate(seats, ratings, liberals_won=True, chance=0.5)
+    whole = model.rate(SEATS_5, fresh(NAMES[:5]), liberals_won=True, chance=0.5)
+    assert not moved["dan"].won and moved["dan"].after.mu < model.MU
+    assert moved["zoe"].won and model.MU < moved["zoe"].after.mu < whole["dan"].after.mu
+    assert moved["zoe"].share == 0.5
+
+
+def test_a_seat_held_whole_by_one_player_moves_them_as_openskill_moves_a_team_member():
+    from openskill.models import BradleyTerryFull
+
+    ratings = fresh(NAMES[:5])
+    moved = model.rate(SEATS_5, ratings, liberals_won=False, chance=0.5)
+    assert moved["ann"].after.sigma < ratings["ann"].sigma
+    # openskill's own update of the same teams, its side members added: the same figures
+    core = BradleyTerryFull()
+    lineup = [[core.create_rating([s.mu, s.sigma]) for s in (ratings["ann"], ratings["dan"], ratings["eve"])],
+              [core.create_rating([s.mu, s.sigma]) for s in (ratings["bob"], ratings["cat"])]]  # fmt: skip
+    scale = (sum(s.sigma**2 for s in ratings.values()) + 2 * model.BETA**2) ** 0.5
+    lineup[0].append(core.create_rating([-3 * model.MU, 0.0]))
+    lineup[1].append(core.create_rating([-2 * model.MU, 0.0]))
+    assert scale > 0
+    rated = core.rate(lineup, ranks=[1, 0], tau=model.NO_MORE_DYNAMICS)
+    assert (moved["ann"].after.mu, moved["ann"].after.sigma) == (rated[0][0].mu, rated[0][0].sigma)
+
+
+def test_baselines_lean_on_the_table_size_until_a_setting_has_games_of_its_own():
+    baselines = model.Baselines()
+    assert baselines.chance(7, "x") == 0.5
+    for _game in range(30):
+        baselines.add(7, "x", liberals_won=False)
+    assert baselines.chance(7, "x") < baselines.chance(7, "y") < 0.5
+    assert baselines.chance(7, "x") >= model.CHANCE_LIMITS[0]
+
+
+def rated_game(data: dict, *, at: datetime = START, **options) -> Game:
+    for name in set(data["players"]):
+        make_user(name)
+    return Game.objects.get(pk=import_script(data, now=at, **({"rated": True} | options)).pk)
+
+
+def snapshot() -> dict:
+    return {(r.user.username, r.season): (r.mu, r.sigma, r.games) for r in Rating.objects.select_related("user")}
+
+
+def test_a_rated_game_moves_its_players_ratings_once_in_the_change_that_ends_it():
+    game = rated_game(script(actions=HITLER_EXECUTED))
+    assert game.status == Game.Status.FINISHED and game.winner == "liberal"
+    record = RatedGame.objects.get(game=game)
+    assert record.order == 1 and record.season == season_of(game.finished_at) and record.predicted == 0.5
+    ratings = snapshot()
+    assert set(ratings) == {(name, season) for name in NAMES[:5] for season in ("", record.season)}
+    assert ratings[("ann", "")][0] > model.MU > ratings[("bob", "")][0]  # ann a liberal, bob a fascist
+    assert RatingChange.objects.filter(rated_game=record).count() == 10
+    with pytest.raises(GameError):  # the game is over: nothing more moves it, nor its ratings
+        ann = Seat.objects.get(game=game, name="ann").user
+        make_move(game.pk, ann, {"type": "nominate", "target": "bob"}, game.step_number)
+    assert snapshot() == ratings and RatedGame.objects.count() == 1
+
+
+@pytest.mark.parametrize("options", [{"rated": False}, {"visibility": Game.Visibility.UNLISTED}])
+def test_an_unrated_or_unlisted_game_moves_no_rating(options):
+    rated_game(script(actions=HITLER_EXECUTED), **options)
+    assert not Rating.objects.exists() and not RatedGame.objects.exists()
+
+
+def test_a_running_or_cancelled_game_moves_no_rating():
+    game = rated_game(script(actions=HITLER_EXECUTED[:-1]))
+    assert game.status == Game.Status.RUNNING and not Rating.objects.exists()
+    moderator = make_user("mod")
+    cancel(game.pk, moderator)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED and not Rating.objects.exists()
+
+
+def test_recompute_ratings_gives_the_same_figures_to_the_last_digit():
+    """Games with shared players, at other table sizes, across two seasons, one with a seat that changed hands
+    after an exile: replayed from their results, every figure is the one stored."""
+    for seed, players, month in [(1, 5, 3), (2, 7, 3), (3, 5, 5), (4, 6, 5), (5, 7, 7)]:
+        rated_game(played_to_the_end(players, seed), at=datetime(2026, month, 2, tzinfo=UTC))
+    names = ["ann", "bob", "cat", "dan", "eve"]
+    handed = [{"type": "substitute", "name": "zoe"}, {"type": "exile", "player": "bob"},
+              {"type": "nominate", "by": "ann", "target": "dan"}, *votes(*names, ballot="nein"),
+              {"type": "exile", "player": "cat"}, {"type": "nominate", "by": "zoe", "target": "ann"},
+              *votes("ann", "zoe", "cat", "dan", "eve", ballot="nein")]  # fmt: skip
+    rated_game(script(actions=handed), at=datetime(2026, 8, 1, tzinfo=UTC))
+    stored, changes = snapshot(), sorted(RatingChange.objects.values_list("user_id", "season", "mu", "sigma"))
+    assert RatedGame.objects.count() == 6 and len({season for _name, season in stored}) == 4
+    assert recompute().differing == []
+    assert snapshot() == stored
+    assert sorted(RatingChange.objects.values_list("user_id", "season", "mu", "sigma")) == changes
+    Rating.objects.filter(season="").update(mu=1.0)
+    assert len(recompute().differing) == len([key for key in stored if key[1] == ""])
+    assert snapshot() == stored
+    call_command("recompute_ratings", stdout=(out := __import__("io").StringIO()))
+    assert "identical" in out.getvalue()
+
+
+def test_e5_bob_exiled_and_zoe_who_took_his_seat_are_rated_by_the_rounds_they_held_it():
+    names = ["ann", "bob", "cat", "dan", "eve"]
+    actions = [{"type": "substitute", "name": "zoe"}, {"type": "exile", "player": "bob"},
+               {"type": "nominate", "by": "ann", "target": "dan"}, *votes(*names, ballot="nein"),
+               {"type": "exile", "player": "cat"}, {"type": "nominate", "by": "zoe", "target": "ann"},
+               *votes("ann", "zoe", "cat", "dan", "eve", ballot="nein")]  # fmt: skip
+    game = rated_game(script(actions=actions))
+    assert game.winner == "liberal"
+    changes = {c.user.username: c for c in RatingChange.objects.filter(season="").select_related("user")}
+    assert (changes["bob"].won, changes["bob"].share) == (False, 0.5)
+    assert (changes["zoe"].won, changes["zoe"].share) == (False, 0.5)  # a fascist seat: the liberals won
+    assert (changes["cat"].won, changes["cat"].share) == (False, 1.0)  # exiled Hitler
+    assert changes["ann"].won and changes["ann"].share == 1.0
+
+
+def test_a_game_asking_for_a_minimum_rating_refuses_a_player_below_it():
+    creator = make_user("ann")
+    newcomer = make_user("bob")
+    game = create_game(creator, min_rating=-5.0)
+    join_game(game.pk, newcomer)  # a newcomer's conservative figure: 0
+    strict = create_game(make_user("cat"), join=False, min_rating=1.0)
+    with pytest.raises(GameError) as refused:
+        join_game(strict.pk, newcomer)
+    assert refused.value.code == "rating_too_low"
+    assert not Seat.objects.filter(game=strict).exists()
+
+
+def test_a_public_game_is_rated_by_default_and_an_unlisted_one_never():
+    creator = make_user("ann")
+    assert create_game(creator).rated
+    unlisted = create_game(make_user("bob"), visibility=Game.Visibility.UNLISTED)
+    assert not unlisted.rated and not unlisted.is_rated
+
+
+@travel(START, tick=False)
+def test_seasons_start_afresh():
+    rated_game(played_to_the_end(5, 1), at=datetime(2026, 3, 2, tzinfo=UTC))
+    rated_game(played_to_the_end(5, 2), at=datetime(2026, 4, 2, tzinfo=UTC))
+    ann = {r.season: r.games for r in Rating.objects.filter(user__username="ann")}
+    assert ann == {"": 2, "2026-Q1": 1, "2026-Q2": 1}
