@@ -19,7 +19,7 @@ PARALLEL = -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup
 ALONE = chaos or processes
 FAST = -m "not e2e and not chaos and not processes and not slow"
 
-.PHONY: run test test-fast lint format docs docs-api bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow bench-push chaos clean
+.PHONY: run test test-fast lint format docs docs-api bench bench-db bench-deadlines bench-reminders bench-thread bench-live bench-moves bench-pages bench-follow bench-push bench-ratings chaos clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -110,6 +110,10 @@ bench-push: bench-db
 
 bench-live: bench-db
 	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_live --posts 1000 --polls 300
+
+# The ratings beside Elo and plain OpenSkill on simulated leagues, and the calibration of the site's rated games.
+bench-ratings: bench-db
+	$(DEV) DATABASE_URL="$(TEST_DATABASE_URL)" $(PY) manage.py bench_ratings
 
 # The outage scenarios at full length (about 20 minutes): a 10-minute broker outage, a database restart mid-sweep
 # and mid-move, an hour of mail outage in game time. Prints what was due, handled, doubled and lost.
