@@ -89,6 +89,8 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
             "absence_max_days",
             "exile_lookback_games",
             "lobby_days",
+            "rated",
+            "min_rating",
         ]
         labels = {
             "visibility": _("visibility"),
@@ -106,11 +108,16 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
             "absence_max_days": _("days of absence allowed per player"),
             "exile_lookback_games": _("refuse players exiled in their last N games"),
             "lobby_days": _("days for the lobby to fill"),
+            "rated": _("rated: the result moves the players' ratings (public games only)"),
+            "min_rating": _("minimum rating to sign up (optional)"),
         }
         widgets = {"visibility": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance.pk is None:
+            self.fields["rated"].initial = True  # a public game is rated unless its creator says otherwise
+        self.fields["min_rating"].widget.attrs["step"] = "0.1"
         minutes = bool(self["minute_durations"].value())  # as sent, or as the game being edited has it
         for name in self.DURATIONS:
             field = self.fields[name]
@@ -128,6 +135,10 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
         """The form filled with an open game's settings, its house rules among them, to change them."""
         rules = {rule.name: getattr(game.rules, rule.name) for rule in RULES}
         return cls(data, instance=game, initial=rules, **kwargs)
+
+    def clean_rated(self) -> bool:
+        """An unlisted game is never rated: its result is for those who have its link."""
+        return self.cleaned_data["rated"] and self.cleaned_data.get("visibility") != Game.Visibility.UNLISTED
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]

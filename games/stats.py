@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Sum
 
+from games.announcements import ROLE
 from games.engine.settings import Settings
 from games.models import Claim, Game, Seat
 from games.ratings import BALANCE, balance_key
@@ -177,3 +178,42 @@ def win_rate_plot(by_table_size: list[dict]) -> dict:
     ticks = [{"y": y(share / 100), "label": f"{share}%"} for share in (0, 25, 50, 75, 100)]
     return {**PLOT, "points": points, "ticks": ticks, "axis_y": y(0), "half": y(0.5),
             "label_y": PLOT["height"] - 8, "right_x": PLOT["width"] - PLOT["right"]}  # fmt: skip
+
+
+# The plot of a player's rating after each rated game (templates/games/_rating_plot.html): an SVG like the one above.
+RATING_PLOT = {"width": 360, "height": 200, "left": 40, "right": 12, "top": 12, "bottom": 28}
+
+
+def rating_plot(history: list) -> dict | None:
+    """A player's rating after each rated game (RatingChange rows, oldest first): its mean as a line, the band
+    three deviations below it shaded down to the conservative figure the leaderboard ranks by, as a dot a game.
+    None with no game."""
+    if not history:
+        return None
+    means = [change.mu for change in history]
+    lows = [change.mu - 3 * change.sigma for change in history]
+    top, bottom = math.ceil(max(means) / 5) * 5, math.floor(min(lows) / 5) * 5
+    if top == bottom:
+        top += 5
+    inner_w = RATING_PLOT["width"] - RATING_PLOT["left"] - RATING_PLOT["right"]
+    inner_h = RATING_PLOT["height"] - RATING_PLOT["top"] - RATING_PLOT["bottom"]
+
+    def x(index: int) -> float:
+        return round(RATING_PLOT["left"] + inner_w * ((index + 0.5) / len(history)), 1)
+
+    def y(value: float) -> float:
+        return round(RATING_PLOT["top"] + inner_h * (top - value) / (top - bottom), 1)
+
+    points = [
+        {"x": x(i), "mean": y(change.mu), "low": y(change.mu - 3 * change.sigma), "number": i + 1,
+         "conservative": change.mu - 3 * change.sigma, "mu": change.mu, "sigma": change.sigma, "won": change.won,
+         "game": change.rated_game.game, "role_name": ROLE[change.role](),
+         "share": change.share, "percent": round(100 * change.share)}
+        for i, change in enumerate(history)
+    ]  # fmt: skip
+    band = [f"{p['x']},{p['mean']}" for p in points] + [f"{p['x']},{p['low']}" for p in reversed(points)]
+    step = max(5, math.ceil((top - bottom) / 4 / 5) * 5)
+    ticks = [{"y": y(value), "label": str(value)} for value in range(bottom, top + 1, step)]
+    return {**RATING_PLOT, "points": points, "band": " ".join(band), "line": " ".join(band[: len(points)]),
+            "ticks": ticks, "right_x": RATING_PLOT["width"] - RATING_PLOT["right"],
+            "label_y": RATING_PLOT["height"] - 8}  # fmt: skip

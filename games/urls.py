@@ -2,7 +2,20 @@ from django.urls import path
 
 import sh_site.converters  # noqa: F401  (the <id:...> and <linkkey:...> converters)
 
-from .views import devices, installable, lobby, notifications, panel, profile, reading, replay, stats, thread, webhooks
+from .views import (
+    devices,
+    installable,
+    lobby,
+    notifications,
+    panel,
+    profile,
+    ratings,
+    reading,
+    replay,
+    stats,
+    thread,
+    webhooks,
+)
 from .views.common import by_link_key
 
 NUMBER = "games/<id:game_id>/"
@@ -12,6 +25,8 @@ urlpatterns = [
     path("", lobby.home, name="home"),
     path("games/new/", lobby.new_game, name="new_game"),
     path("stats/", stats.site, name="stats"),
+    path("ratings/", ratings.leaderboard, name="leaderboard"),
+    path("ratings/how/", ratings.rules, name="rating_rules"),
     path("games/<id:game_id>/", thread.thread, name="thread"),
     path("games/<id:game_id>/graveyard/", thread.thread, {"graveyard": True}, name="graveyard"),
     path("games/<id:game_id>/unread/", thread.first_unread, name="first_unread"),

@@ -207,7 +207,7 @@ def _page_sql() -> str:
 # The columns each of the lobby's public lists shows (games/_*_games.html), and nothing else: a game row has some
 # forty columns.
 OpenGame = namedtuple("OpenGame", "pk name players player_count nomination_hours election_hours legislative_hours "
-                      "power_hours lobby_closes_at")  # fmt: skip
+                      "power_hours lobby_closes_at rated min_rating")  # fmt: skip
 RunningGame = namedtuple("RunningGame", "pk name deadline")
 FinishedGame = namedtuple("FinishedGame", "pk name winner")
 
@@ -226,7 +226,7 @@ def lobby_lists(listed: int, finished_listed: int) -> dict[str, tuple]:
     opened, running, finished = lists.values()
     for row in found:
         if row[0] == 0:
-            opened.append(OpenGame(*row[1:9], moment(row[9])))
+            opened.append(OpenGame(*row[1:9], moment(row[9]), bool(row[11]), row[12]))
         elif row[0] == 1:
             running.append(RunningGame(row[1], row[2], moment(row[9])))
         else:
@@ -236,24 +236,27 @@ def lobby_lists(listed: int, finished_listed: int) -> dict[str, tuple]:
 
 @cache
 def _lists_sql() -> str:
-    """Each list (0 open, 1 running, 2 finished) an arm in its own order, in the columns: list, the OpenGame's but
-    the last, a moment (the lobby's closing, the deadline), the winner, the place in its list. The arms are
+    """Each list (0 open, 1 running, 2 finished) an arm in its own order, in the columns: list, the OpenGame's first
+    eight, a moment (the lobby's closing, the deadline), the winner, the open game's rating settings, the place in
+    its list. The arms are
     subqueries so that each may have its order and limit (SQLite has no parenthesised arms)."""
     game, seat = (connection.ops.quote_name(model._meta.db_table) for model in (Game, Seat))
     players = f"(SELECT COUNT(*) FROM {seat} s WHERE s.game_id = g.id AND NOT s.is_substitute)"
     public = f"FROM {game} g WHERE g.visibility = %(public)s AND"
     nothing = ", ".join(["CAST(NULL AS integer)"] * 6)  # the open list's counts and durations
+    unrated = "CAST(NULL AS boolean), CAST(NULL AS double precision)"  # the open list's rating settings
 
     def arm(number: int, columns: str, where: str, order: str, limit: str) -> str:
         return f"""SELECT * FROM (SELECT {number} AS list, g.id, g.name, {columns}, ROW_NUMBER() OVER (ORDER BY {order})
                    AS place {public} {where} ORDER BY {order} LIMIT %({limit})s) AS list{number}"""
 
     opened = arm(0, f"{players}, g.player_count, g.nomination_hours, g.election_hours, g.legislative_hours, "
-                 "g.power_hours, g.lobby_closes_at, CAST(NULL AS varchar(16))", "g.status = %(open)s",
+                 "g.power_hours, g.lobby_closes_at, CAST(NULL AS varchar(16)), g.rated, g.min_rating",
+                 "g.status = %(open)s",
                  "g.lobby_closes_at, g.id", "listed")  # fmt: skip
-    running = arm(1, f"{nothing}, g.deadline, CAST(NULL AS varchar(16))", "g.status = %(running)s",
+    running = arm(1, f"{nothing}, g.deadline, CAST(NULL AS varchar(16)), {unrated}", "g.status = %(running)s",
                   "g.started_at DESC, g.id DESC", "listed")  # fmt: skip
-    finished = arm(2, f"{nothing}, CAST(NULL AS timestamp with time zone), g.winner",
+    finished = arm(2, f"{nothing}, CAST(NULL AS timestamp with time zone), g.winner, {unrated}",
                    "g.status IN (%(finished)s, %(cancelled)s)", "g.finished_at DESC, g.id DESC",
                    "finished_listed")  # fmt: skip
     return f"{opened} UNION ALL {running} UNION ALL {finished} ORDER BY list, place"

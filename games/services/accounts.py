@@ -1,4 +1,5 @@
-"""Deleting an account: posts stay under "deleted user"; seats in running games leave without an exile mark."""
+"""Deleting an account: posts stay under "deleted user"; seats in running games leave without an exile mark; the
+ratings are made again without the account."""
 
 from django.db import transaction
 from django.db.models import Q
@@ -6,6 +7,7 @@ from django.db.models import Q
 from games.models import ActionRecord, Game, Seat
 
 from .play import changing, play
+from .ratings import recompute
 
 
 def delete_account(user) -> None:
@@ -27,4 +29,7 @@ def delete_account(user) -> None:
                 scheduled = any(entry.seat == seat.number for entry in change.state.pending)
                 if engine_seat.status == "alive" and not scheduled:
                     play(change, {"type": "exile", "player": seat.name}, ActionRecord.Source.SYSTEM)
+        rated = user.rating_changes.exists()
         user.delete()
+        if rated:  # their games now count them as a newcomer each: every rating is made again without them
+            recompute()

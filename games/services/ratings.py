@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, F, Max
 from django.utils.translation import gettext as _
@@ -222,9 +221,14 @@ def recompute() -> Recomputed:
 
 
 def overall_of(user) -> Rating | None:
+    return rating_in(user, OVERALL)
+
+
+def rating_in(user, season: str) -> Rating | None:
+    """The user's rating overall (season "") or in `season`; None before their first rated game there."""
     if user is None or not user.is_authenticated:
         return None
-    return Rating.objects.filter(user=user, season=OVERALL).first()
+    return Rating.objects.filter(user=user, season=season).first()
 
 
 def conservative_by_user(user_ids: Iterable[int]) -> dict[int, float]:
@@ -267,7 +271,3 @@ def history(user, season: str = OVERALL) -> list[RatingChange]:
     rated)."""
     changes = RatingChange.objects.filter(user=user, season=season).select_related("rated_game__game")
     return list(changes.order_by("rated_game__order"))
-
-
-def user_named(username: str):
-    return get_user_model().objects.filter(username=username, is_active=True).first()

@@ -16,10 +16,10 @@ from django.views.i18n import set_language
 
 from games.forms import AbsenceForm, ApiTokenForm, ProfileForm, aware
 from games.models import Absence, ApiToken, Game, Profile, Seat
-from games.services import GameError, participation_record
+from games.services import GameError, participation_record, ratings
 from games.services.absences import declare_vacation
 from games.services.accounts import delete_account
-from games.stats import player_stats
+from games.stats import player_stats, rating_plot
 
 from .common import FORGET, reach
 
@@ -29,6 +29,8 @@ def user_profile(request, username: str):
     seats = user.seats.filter(game__visibility=Game.Visibility.PUBLIC).select_related("game")
     seats = seats.order_by("-game__created_at")[:50]
     profile = Profile.for_reading(user)
+    history = ratings.history(user)
+    season = ratings.season_of(timezone.now())
     return render(
         request,
         "games/user_profile.html",
@@ -38,6 +40,11 @@ def user_profile(request, username: str):
             "record": participation_record(user),
             "played": player_stats(user, claims=profile.show_claims),
             "seats": seats,
+            "rating": ratings.overall_of(user),
+            "season": season,
+            "season_rating": ratings.rating_in(user, season),
+            "history": history,
+            "plot": rating_plot(history),
         },
     )
 

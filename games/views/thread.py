@@ -45,6 +45,7 @@ from games.services.forum import edit_post, mark_read, post_message
 from games.services.lobby import exile_refusal
 from games.services.notes import check_notes, notes_of, save_notes
 from games.services.proposals import open_proposal
+from games.services.ratings import conservative_by_user, rating_refusal
 from games.services.rematch import may_ask_rematch
 from games.services.transfer import export_script
 
@@ -226,7 +227,7 @@ def _join_refusal(game, user, viewer) -> str:
     joinable = game.status in (game.Status.OPEN, game.Status.RUNNING)
     if not joinable or not user.is_authenticated or viewer.signed_up:
         return ""
-    refused = exile_refusal(game, user)
+    refused = exile_refusal(game, user) or rating_refusal(game, user)
     return str(refused) if refused else ""
 
 
@@ -363,8 +364,9 @@ def _first_new(posts, read_before, reader_id: int | None) -> int | None:
 def _signups(game) -> list[dict]:
     """Who joined the open game, each with their record (E6) as their profile shows it: one query for them all."""
     seats = list(game.seats.select_related("user"))
-    records = participation_records([seat.user_id for seat in seats if seat.user_id is not None])
-    return [{"seat": seat, "record": records.get(seat.user_id)} for seat in seats]
+    users = [seat.user_id for seat in seats if seat.user_id is not None]
+    records, rated = participation_records(users), conservative_by_user(users)
+    return [{"seat": seat, "record": records.get(seat.user_id), "rating": rated.get(seat.user_id)} for seat in seats]
 
 
 def _with_announcements(game, page, thread: str, events: list, before) -> list[dict]:
