@@ -13,7 +13,7 @@ does, exactly as for the web forms.
 
 from ninja import NinjaAPI
 
-from games.api import absences, claims, devices, games, lobby, me, membership, moves, notes, posts, stats
+from games.api import absences, claims, devices, games, lobby, me, membership, moves, notes, posts, ratings, stats
 from games.api.problems import HANDLERS
 
 
@@ -48,5 +48,5 @@ api = _API(
 for error, handler in HANDLERS.items():
     api.add_exception_handler(error, handler)
 # In this order, the paths and the schemas are listed in the OpenAPI document as they were published.
-for resource in (lobby, games, posts, me, moves, claims, absences, membership, notes, stats, devices):
+for resource in (lobby, games, posts, me, moves, claims, absences, membership, notes, stats, devices, ratings):
     api.add_router("", resource.router)

@@ -12,6 +12,7 @@ from pydantic import create_model
 from games.access import viewer_for
 from games.api.auth import READ, SIGNED
 from games.api.common import PAGE, Cursor, Id, LinkKey, Router, find_game, find_unlisted_game
+from games.api.lobby import MIN_RATING, RATED
 from games.api.problems import refusals
 from games.engine import legal_actions, player_view, public_view, waiting_for
 from games.engine.notation import player_move
@@ -41,11 +42,14 @@ GameSettings = create_model(
     absence_notice_hours=(int, ...),
     absence_max_days=(int, ...),
     exile_lookback_games=(int | None, ...),
+    rated=(bool, Field(description=RATED)),
+    min_rating=(float | None, Field(description=MIN_RATING)),
 )
 
 
 def _settings(game: Game) -> dict:
-    rules = game.rules.to_dict()
+    """Its settings as the game plays them: `rated` is whether its result really moves ratings (is_rated)."""
+    rules = game.rules.to_dict() | {"rated": game.is_rated}
     return {name: rules[name] if name in rules else getattr(game, name) for name in GameSettings.model_fields}
 
 

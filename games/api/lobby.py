@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from ninja import Schema
+from ninja import Field, Schema
 
 from games.api.auth import READ
 from games.api.common import PAGE, Router
@@ -11,6 +11,11 @@ from games.models import Game
 from games.services.lobby import signed_up
 
 router = Router()
+RATED = "whether its result moves its players' ratings (an unlisted game's never does)"
+MIN_RATING = (
+    "the overall rating a person needs to sign up, as its conservative figure (mu - 3 sigma, a newcomer's: 0); "
+    "null: anyone may"
+)
 
 
 class GameSummary(Schema):
@@ -21,6 +26,8 @@ class GameSummary(Schema):
     players: int
     deadline: datetime | None
     url: str
+    rated: bool = Field(description=RATED)
+    min_rating: float | None = Field(description=MIN_RATING)
 
 
 class Lobby(Schema):
@@ -30,7 +37,8 @@ class Lobby(Schema):
 
 def _summary(game: Game, players: int) -> dict:
     return {"id": game.pk, "name": game.name, "status": game.status, "player_count": game.player_count,
-            "players": players, "deadline": game.deadline, "url": game.get_absolute_url()}  # fmt: skip
+            "players": players, "deadline": game.deadline, "url": game.get_absolute_url(), "rated": game.is_rated,
+            "min_rating": game.min_rating}  # fmt: skip
 
 
 @router.get("/lobby", response={200: Lobby, **refusals(401, 429)}, auth=READ, tags=["read"])

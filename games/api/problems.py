@@ -14,7 +14,8 @@ from sh_site.errors import problem_response
 
 # Where a refusal's code says the thing is not there, or not the caller's to do; anything else the game refuses
 # now is a conflict with its state (409).
-NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session", "no_such_player", "no_such_device"}
+NOT_FOUND = {"no_such_game", "no_such_post", "no_such_absence", "no_such_session", "no_such_player", "no_such_device",
+             "no_such_season"}  # fmt: skip
 FORBIDDEN = {"not_seated", "not_in_game", "cannot_post", "banned", "saw_secrets", "insufficient_scope"}
 UNPROCESSABLE = {"invalid_subscription", "invalid_preferences"}  # well-formed, but not what it must be
 
