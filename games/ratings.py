@@ -3,15 +3,16 @@ result, for a team game whose two sides are unequal. Pure Python, no database: t
 ratings.py) feeds it the games in the order they were rated, and `manage.py recompute_ratings` feeds it the same
 games again, so both reach the same figures to the last digit.
 
-The core is openskill's Bradley-Terry model (Weng and Lin's, `BradleyTerryFull`, its default constants): a team's
-strength is the sum of its members' skills, and a win moves each member by their share of the team's uncertainty.
-Three things go further, for Secret Hitler:
+The core is openskill's Bradley-Terry model (Weng and Lin's, `BradleyTerryFull`, its default constants): a win
+moves each member of a team by their share of the team's uncertainty. Four things go further, for Secret Hitler:
 
+- A side plays as well as its members do on average: openskill adds its members' skills, so each seat is given to
+  it as its skill divided by the side's size, and its answer scaled back (the same model, written for means). A
+  liberal side, larger than the fascists', is not stronger for it.
 - The side a seat had. At equal skill, the liberals do not win half the games: their chance depends on the table
-  size and the house rules, and a liberal team has more members than the fascists. Each team's strength is counted
-  from the skills above or below the starting skill, and the liberals' carries the side's baseline, the chance the
-  finished rated games before this one give liberals at that table size and those settings (`Baselines`). Winning
-  the side that usually loses moves a rating more; losing it, less.
+  size and the house rules. The liberals' strength carries the side's baseline, the chance the finished rated games
+  before this one give liberals at that table size and those settings (`Baselines`). Winning the side that usually
+  loses moves a rating more; losing it, less.
 - Seats that changed hands. A seat keeps its role when a substitute or a replacement takes it (E5, E8): everyone
   who held it played its side, for the share of the game's rounds they held it (`Holder.share`), and their rating
   moves by that share of the seat's change.
@@ -29,14 +30,15 @@ from openskill.models import BradleyTerryFull, BradleyTerryFullRating
 
 from games.engine.settings import Settings
 
-MODEL = BradleyTerryFull()  # openskill's constants: mu 25, sigma 25/3, beta 25/6, tau 25/300, kappa 0.0001
+MODEL = BradleyTerryFull()
 MU, SIGMA, BETA, TAU, KAPPA = MODEL.mu, MODEL.sigma, MODEL.beta, MODEL.tau, MODEL.kappa
 # openskill adds its dynamics (tau) to every rating it updates; the seats it updates here are made of people who
 # already had theirs added, so it is given one too small to count (0 would mean "the model's own").
 NO_MORE_DYNAMICS = 1e-300
 # The baselines' pull towards the wider figure (the table size's, then the site's): a setting seen in fewer games
-# than this leans on the wider figure more than on its own.
-PRIOR_GAMES = 20
+# than this leans on the wider figure more than on its own. A win rate from a hundred games is still uncertain by
+# about five points, the size of the differences between settings: a narrower figure earns its weight slowly.
+PRIOR_GAMES = 100
 CHANCE_LIMITS = (0.05, 0.95)  # a baseline is never taken as a certainty
 TEAMS = ("liberal", "fascist")
 # The settings that change the balance of the game (RULES.md's variants): the statistics page has a table for
@@ -124,24 +126,31 @@ def with_dynamics(skill: Skill) -> Skill:
     return Skill(skill.mu, math.sqrt(skill.sigma * skill.sigma + TAU * TAU))
 
 
-def _seat_rating(seat: SeatPlayed, ratings: Mapping[object, Skill]) -> BradleyTerryFullRating:
+def _seat_skill(seat: SeatPlayed, ratings: Mapping[object, Skill]) -> Skill:
     """The seat as one player: its holders' skills by their shares."""
     mu = sum(holder.share * ratings[holder.key].mu for holder in seat.holders)
     variance = sum(holder.share * ratings[holder.key].sigma ** 2 for holder in seat.holders)
-    return MODEL.create_rating([mu, math.sqrt(variance)])
+    return Skill(mu, math.sqrt(variance))
 
 
 def _teams(seats: Iterable[SeatPlayed], ratings: Mapping[object, Skill]) -> dict[str, list]:
+    """Each side's seats, each with its skill and its part of the side's strength: a side plays as well as its
+    members do on average, so a seat counts for its skill divided by the side's size (openskill, which adds its
+    members' skills, is given those parts and its answer scaled back)."""
     teams = {side: [] for side in TEAMS}
     for seat in seats:
-        teams[seat.team].append((seat, _seat_rating(seat, ratings)))
-    return teams
+        teams[seat.team].append(seat)
+    return {
+        side: [(seat, skill, MODEL.create_rating([skill.mu / len(members), skill.sigma / len(members)]))
+               for seat in members for skill in [_seat_skill(seat, ratings)]]
+        for side, members in teams.items()
+    }  # fmt: skip
 
 
 def _scale(teams: dict[str, list]) -> float:
     """c, the spread of a game's result (the sides' uncertainties and the game's own, beta), as openskill's
     Bradley-Terry model counts it."""
-    variance = sum(rating.sigma**2 for side in TEAMS for _seat, rating in teams[side])
+    variance = sum(part.sigma**2 for side in TEAMS for _seat, _skill, part in teams[side])
     return math.sqrt(variance + 2 * BETA * BETA)
 
 
@@ -153,18 +162,14 @@ def _sides(teams: dict[str, list], chance: float) -> list[BradleyTerryFullRating
     """One more member for each side, certain (sigma 0) and never updated, that counts the side's strength from the
     starting skill and carries the liberals' baseline: equal players give the liberals `chance`."""
     offset = _scale(teams) * _logit(chance)
-    return [
-        MODEL.create_rating([offset - len(teams["liberal"]) * MU, 0.0]),
-        MODEL.create_rating([-len(teams["fascist"]) * MU, 0.0]),
-    ]
+    return [MODEL.create_rating([offset - MU, 0.0]), MODEL.create_rating([-MU, 0.0])]
 
 
 def predict(seats: list[SeatPlayed], ratings: Mapping[object, Skill], chance: float) -> float:
     """The liberals' chance to win, before the game, by the same model the update uses."""
     teams = _teams(seats, ratings)
-    strength = {side: sum(rating.mu for _seat, rating in teams[side]) for side in TEAMS}
-    gap = strength["liberal"] - len(teams["liberal"]) * MU - (strength["fascist"] - len(teams["fascist"]) * MU)
-    return 1 / (1 + math.exp(-(gap / _scale(teams) + _logit(chance))))
+    strength = {side: sum(part.mu for _seat, _skill, part in teams[side]) - MU for side in TEAMS}
+    return 1 / (1 + math.exp(-((strength["liberal"] - strength["fascist"]) / _scale(teams) + _logit(chance))))
 
 
 def rate(
@@ -176,16 +181,16 @@ def rate(
     sides = _sides(teams, chance)
     results = {}
     for liberals in (True, False):  # the seats' changes for either result: an exiled player's is a loss
-        lineup = [[rating for _seat, rating in teams[side]] + [sides[index]] for index, side in enumerate(TEAMS)]
+        lineup = [[part for _seat, _skill, part in teams[side]] + [sides[index]] for index, side in enumerate(TEAMS)]
         rated = MODEL.rate(lineup, ranks=[0, 1] if liberals else [1, 0], tau=NO_MORE_DYNAMICS)
         results[liberals] = {
-            seat: (before, after)
+            seat: (skill, Skill(skill.mu + (after.mu - part.mu) * len(teams[side]), after.sigma * len(teams[side])))
             for index, side in enumerate(TEAMS)
-            for (seat, before), after in zip(teams[side], rated[index], strict=False)
+            for (seat, skill, part), after in zip(teams[side], rated[index], strict=False)
         }
     updates = {}
     for side in TEAMS:
-        for seat, _rating in teams[side]:
+        for seat, _skill, _part in teams[side]:
             for holder in seat.holders:
                 won = (side == "liberal") == liberals_won and not holder.exiled
                 before, after = results[(side == "liberal") == won][seat]
@@ -193,11 +198,11 @@ def rate(
     return updates
 
 
-def _moved(skill: Skill, holder: Holder, before: BradleyTerryFullRating, after: BradleyTerryFullRating) -> Skill:
+def _moved(skill: Skill, holder: Holder, before: Skill, after: Skill) -> Skill:
     """A holder's share of the seat's change, by their own uncertainty against the seat's (openskill's rule for a
-    member of a team: the less certain moves more). A seat with one holder moves them as openskill would."""
-    if holder.share == 1 and before.sigma == skill.sigma:
-        return Skill(after.mu, after.sigma)
+    member of a team: the less certain moves more). A seat with one holder moves them as the seat moved."""
+    if holder.share == 1 and before == skill:
+        return after
     part = skill.sigma**2 / before.sigma**2
     mu = skill.mu + holder.share * (after.mu - before.mu) * part
     kept = max(1 - (1 - after.sigma**2 / before.sigma**2) * part, KAPPA)
