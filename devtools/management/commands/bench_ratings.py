@@ -41,6 +41,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=300, help="players in each league (default 300)")
         parser.add_argument("--seeds", type=int, default=5, help="leagues, seeded 1, 2, ... (default 5)")
+        parser.add_argument("--first-seed", type=int, default=1, help="the first league's seed (default 1)")
         parser.add_argument(
             "--checkpoints", type=int, nargs="+", default=[10, 30, 100], help="games a player on average"
         )
@@ -48,8 +49,9 @@ class Command(BaseCommand):
             "--skill-effect", type=float, default=1.0, help="the known model's weight of a skill gap, in logits"
         )
 
-    def handle(self, *args, players, seeds, checkpoints, skill_effect, **options):
-        runs = [run_league(League(seed, players, skill_effect), checkpoints) for seed in range(1, seeds + 1)]
+    def handle(self, *args, players, seeds, first_seed, checkpoints, skill_effect, **options):
+        leagues = range(first_seed, first_seed + seeds)
+        runs = [run_league(League(seed, players, skill_effect), checkpoints) for seed in leagues]
         self.stdout.write(
             f"Simulated leagues: {seeds} seeds x {players} players, skill effect {skill_effect} logit;"
             f" games per league to {checkpoints[-1]} a player: "
