@@ -21,9 +21,10 @@ from games.notify.webpush import new_private_key
 from games.services import cancel, create_game
 from games.services.forum import mark_read, post_message
 from games.services.knowledge import record_witness
+from games.services.transfer import import_script
 from tests.conftest import _missing
 from tests.e2e.pages import AXE, SERIOUS, second_factor_used, signed_in
-from tests.factories import governments, make_user, running_game, votes
+from tests.factories import governments, make_user, played_to_the_end, running_game, votes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,6 +46,8 @@ def build_world() -> dict[str, list[str]]:
     moderator = make_user("zoe")
     moderator.groups.add(Group.objects.get(name="moderators"))
     lobby = create_game(make_user("ann"), player_count=5, name="Open table")
+    for seed in range(6):  # rated games: a leaderboard, ann's rating with its plot, ratings beside sign-ups
+        import_script(played_to_the_end(5, seed), now=timezone.now() - timedelta(days=10 - seed), rated=True)
     # A 7-player game (investigate at 2, special election at 3, execution at 4) with the execution vote variant.
     to_investigate = [*governments(("ann", "bob"), ("bob", "cat"), players=7)]
     to_elect = [*to_investigate, {"type": "investigate", "by": "bob", "target": "ann"}]
@@ -72,7 +75,7 @@ def build_world() -> dict[str, list[str]]:
     pages = {
         None: ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", f"/games/{lobby.pk}/",
                f"/games/{lobby.pk}/rules/", f"/games/{finished.pk}/history/", f"/games/{finished.pk}/replay/",
-               "/stats/", "/offline/"],
+               "/stats/", "/offline/", "/ratings/", "/ratings/how/"],
         "ann": ["/", "/games/new/", "/profile/", "/profile/absences/", "/profile/tokens/", "/notifications/",
                 "/profile/devices/", "/accounts/2fa/", "/accounts/sessions/",
                 "/users/ann/", f"/games/{nomination.pk}/", f"/games/{discard.pk}/"],
