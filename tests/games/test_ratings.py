@@ -2,6 +2,7 @@
 seats that changed hands and exiles counted as the rules page says; rated games, seasons and a minimum rating."""
 
 from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 from django.core.management import call_command
@@ -10,10 +11,12 @@ from time_machine import travel
 from games import ratings as model
 from games.models import Game, RatedGame, Rating, RatingChange, Seat
 from games.services import GameError, cancel, make_move
+from games.services import ratings as ratings_service
 from games.services.lobby import create_game, join_game
 from games.services.ratings import recompute, season_of
 from games.services.transfer import import_script
 from tests.factories import HITLER_EXECUTED, NAMES, START, make_user, played_to_the_end, script, votes
+from tests.games.helpers import in_threads
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +175,48 @@ def test_seasons_start_afresh():
     rated_game(played_to_the_end(5, 2), at=datetime(2026, 4, 2, tzinfo=UTC))
     ann = {r.season: r.games for r in Rating.objects.filter(user__username="ann")}
     assert ann == {"": 2, "2026-Q1": 1, "2026-Q2": 1}
+
+
+def one_move_from_the_end() -> Game:
+    """A rated game in which dan, president, is about to execute cat, Hitler: the liberals win with that move."""
+    return rated_game(script(actions=HITLER_EXECUTED[:-1]))
+
+
+def the_last_move(game: Game) -> list:
+    dan = Seat.objects.get(game=game, name="dan").user
+    step = Game.objects.get(pk=game.pk).step_number
+    return make_move(game.pk, dan, {"type": "execute", "target": "cat"}, step, now=START)
+
+
+def test_a_fault_in_the_ending_change_loses_nothing_and_rates_nothing_twice(monkeypatch):
+    """The game's end and its ratings are one transaction: a fault while writing the ratings leaves the game
+    running and nobody rated; the move made again ends it and rates it once."""
+    game = one_move_from_the_end()
+
+    def fail(*args):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(ratings_service, "_store", fail)
+    with pytest.raises(RuntimeError):
+        the_last_move(game)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
+    assert not Rating.objects.exists() and not RatedGame.objects.exists() and not RatingChange.objects.exists()
+    monkeypatch.undo()
+    the_last_move(game)
+    assert RatedGame.objects.get().game_id == game.pk and Rating.objects.filter(season="").count() == 5
+    assert set(Rating.objects.values_list("games", flat=True)) == {1}
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_rated_games_ending_at_once_with_the_same_players_are_rated_one_after_the_other():
+    """Both games' last moves at the same moment, in two transactions: each game is rated once, one after the other
+    (the second from the ratings the first left), and recomputing gives the same figures."""
+    first, second = one_move_from_the_end(), one_move_from_the_end()
+    results = in_threads(partial(the_last_move, first), partial(the_last_move, second))
+    assert not any(isinstance(result, Exception) for result in results), results
+    assert sorted(RatedGame.objects.values_list("order", flat=True)) == [1, 2]
+    assert set(Rating.objects.filter(season="").values_list("games", flat=True)) == {2}
+    stored = snapshot()
+    assert recompute().differing == [] and snapshot() == stored
