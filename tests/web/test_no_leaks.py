@@ -33,7 +33,7 @@ ACTIONS = [
 
 def game(roles, deck) -> Game:
     script = {"players": NAMES[:5], "roles": roles, "deck": deck, "first_president": "ann", "actions": ACTIONS}
-    return import_script(script, now=NOW)
+    return import_script(script, now=NOW, rated=True)  # a rated game: nothing of it may move a rating before its end
 
 
 def pages(game: Game) -> list[str]:
@@ -43,6 +43,8 @@ def pages(game: Game) -> list[str]:
         "/",
         "/users/ann/",
         "/stats/",  # issue 31: the statistics count finished games only
+        "/ratings/",
+        "/ratings/?season=2026-Q4",
         f"/games/{game.pk}/unread/",
         f"/games/{game.pk}/rules/",
         "/profile/absences/",
