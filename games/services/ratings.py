@@ -243,7 +243,8 @@ def rating_refusal(game: Game, user) -> GameError | None:
     if game.min_rating is None:
         return None
     rating = overall_of(user)
-    mine = rating.conservative if rating else model.Skill().conservative
+    # As the pages show it, to a tenth: a newcomer's 25 - 3 x 8.33... is 0, not a hair below it.
+    mine = round(rating.conservative if rating else model.Skill().conservative, 1) + 0.0
     if mine >= game.min_rating:
         return None
     return GameError(

@@ -153,8 +153,8 @@ def test_e5_bob_exiled_and_zoe_who_took_his_seat_are_rated_by_the_rounds_they_he
 def test_a_game_asking_for_a_minimum_rating_refuses_a_player_below_it():
     creator = make_user("ann")
     newcomer = make_user("bob")
-    game = create_game(creator, min_rating=-5.0)
-    join_game(game.pk, newcomer)  # a newcomer's conservative figure: 0
+    game = create_game(creator, min_rating=0.0)
+    join_game(game.pk, newcomer)  # a newcomer's conservative figure: 0 (25 - 3 x 8.33..., a hair below it, shown 0.0)
     strict = create_game(make_user("cat"), join=False, min_rating=1.0)
     with pytest.raises(GameError) as refused:
         join_game(strict.pk, newcomer)
