@@ -13,56 +13,31 @@ imagemagick); writes PNGs to docs/screenshots/.
 
 import json
 import os
-import socket
 import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "docs" / "screenshots"
+from site_of_its_own import OUT, serving, set_up
+
 PASSWORD = "pw-for-the-screenshots-1"
 PHONE = (390, 844)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="sh-shots-"))
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "sh_site.settings", "DEBUG": "1", "DEVTOOLS": "1", "REDIS_URL": "",
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",  # Playwright's sync API runs an event loop in this thread
-        "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3", "WEBHOOK_ALLOWED_ADDRESSES": "127.0.0.1",
-    })  # fmt: skip
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    folder = set_up("sh-shots-", WEBHOOK_ALLOWED_ADDRESSES="127.0.0.1")
     from django.conf import settings
-    from django.core.management import call_command
 
     from devtools.push_service import PushService
     from games.notify.webpush import new_private_key, public_key
 
-    call_command("migrate", verbosity=0)
     os.environ["VAPID_PRIVATE_KEY"] = settings.VAPID_PRIVATE_KEY = new_private_key()
     settings.WEBHOOK_ALLOWED_ADDRESSES = ["127.0.0.1"]
     service = PushService(public_key())
     os.environ["SSL_CERT_FILE"] = str(service.certificate)
     game = _game()
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        _wait_for(port)
-        _shoot(f"http://127.0.0.1:{port}", game, service, folder)
+        with serving() as port:
+            _shoot(f"http://127.0.0.1:{port}", game, service, folder)
     finally:
-        server.terminate()
         service.close()
 
 
@@ -94,16 +69,6 @@ def _session(name: str) -> str:
     client = Client()
     client.force_login(get_user_model().objects.get(username=name))
     return client.cookies["sessionid"].value
-
-
-def _wait_for(port: int) -> None:
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("the development server did not start")
 
 
 def _shoot(base: str, game, service, folder: Path) -> None:

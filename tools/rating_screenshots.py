@@ -9,53 +9,21 @@ development server on localhost, and Debian's Chromium (headless, through Playwr
 docs/screenshots/.
 """
 
-import os
 import random
-import socket
-import subprocess
-import sys
-import tempfile
-import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "docs" / "screenshots"
+from site_of_its_own import CHROMIUM, OUT, serving, set_up
+
 DESKTOP = {"width": 1280, "height": 600}  # the page's own height beyond it (full_page)
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe", "kim", "lou"]
 GAMES = 60
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="sh-rating-shots-"))
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "sh_site.settings", "DEBUG": "1", "DEVTOOLS": "1", "REDIS_URL": "",
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",  # Playwright's sync API runs an event loop in this thread
-        "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
-    })  # fmt: skip
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    set_up("sh-rating-shots-")
     _league()
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    try:
-        _wait_for(port)
+    with serving() as port:
         _shoot(f"http://localhost:{port}")
-    finally:
-        server.terminate()
-        server.wait()
 
 
 def _league() -> None:
@@ -76,24 +44,12 @@ def _league() -> None:
         import_script(script, now=start + timedelta(days=2 * number), rated=True, name=f"Table {number + 1}")
 
 
-def _wait_for(port: int) -> None:
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("the development server did not start")
-
-
 def _shoot(base: str) -> None:
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu", "--no-first-run"]
-        )
+        browser = playwright.chromium.launch(**CHROMIUM)
         page = browser.new_context(base_url=base, viewport=DESKTOP).new_page()
         page.set_default_timeout(15_000)
         page.goto("/ratings/")
