@@ -43,13 +43,9 @@ class Figures(Schema):
     games: int = Field(description=GAMES)
 
 
-class Ranked(Schema):
+class Ranked(Figures):
     rank: int = Field(description="the place on the leaderboard, from 1")
     username: str
-    conservative: float = Field(description=CONSERVATIVE)
-    mu: float = Field(description=MU)
-    sigma: float = Field(description=SIGMA)
-    games: int = Field(description=GAMES)
 
 
 class Leaderboard(Schema):
@@ -59,12 +55,8 @@ class Leaderboard(Schema):
     ratings: list[Ranked]
 
 
-class SeasonFigures(Schema):
+class SeasonFigures(Figures):
     season: str
-    mu: float = Field(description=MU)
-    sigma: float = Field(description=SIGMA)
-    conservative: float = Field(description=CONSERVATIVE)
-    games: int = Field(description=GAMES)
 
 
 class Point(Schema):
