@@ -140,6 +140,10 @@ class GameForm(ZoneChoices, HouseRuleFields, forms.ModelForm):
         """An unlisted game is never rated: its result is for those who have its link."""
         return self.cleaned_data["rated"] and self.cleaned_data.get("visibility") != Game.Visibility.UNLISTED
 
+    def clean_min_rating(self) -> float | None:
+        """A game that moves no rating asks for none."""
+        return self.cleaned_data["min_rating"] if self.cleaned_data.get("rated") else None
+
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         if any(ord(character) < 32 for character in name):  # a line break would break the emails' subjects

@@ -43,7 +43,9 @@ TABLE = ("live_claims", "live_seats", "live_seats_ids", "live_seats_active")  # 
 PAGE = ("status", "event_count", "visibility", "link_key", "house_rules", "rematch", *POSTS)
 PARTS = {
     "page": PAGE,
-    "settings": ("status", *SETTINGS_FIELDS),  # shown unfolded while the game is open
+    # shown unfolded while the game is open, beside its sign-ups, each with their rating: the newest rating change
+    # of the site (a rated game's end, a recompute) is a new key
+    "settings": ("status", *SETTINGS_FIELDS, "live_ratings"),
     "history": (*ROW, *TABLE),  # the governments
     "status": (*ROW, *TABLE),  # the status box and the board
 }

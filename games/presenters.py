@@ -329,7 +329,7 @@ def game_settings(game: Game) -> list[dict]:
     lookback = game.exile_lookback_games
     rows.append({"label": labels["exile_lookback_games"], "value": "—" if not lookback else str(lookback)})
     rows.append({"label": _("rated"), "value": _("yes") if game.is_rated else _("no")})
-    minimum = "—" if game.min_rating is None else f"{game.min_rating:.1f}"
+    minimum = "—" if game.min_rating is None or not game.is_rated else f"{game.min_rating:.1f}"
     rows.append({"label": labels["min_rating"], "value": minimum})
     return rows
 

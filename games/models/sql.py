@@ -19,6 +19,7 @@ from .game import PLAYED_FIELDS, SETTINGS_FIELDS, Absence, ActionRecord, Game, S
 from .notes import Note
 from .profile import Profile, Rename
 from .proposals import Proposal, ProposalBallot
+from .ratings import RatingChange
 
 User = get_user_model()
 
@@ -29,7 +30,8 @@ GAME_FIELDS = ("status", "step_number", "event_count", "waiting", "deadline", "p
 AGGREGATES = ("live_posts", "live_posts_ids", "live_posts_hidden", "live_posts_signed", "live_posts_edited",
               "live_renamed", "live_claims", "live_seats", "live_seats_ids", "live_seats_active", "live_own_actions",
               "live_own_absences", "live_own_absences_started", "live_own_absences_over", "live_own_notes",
-              "live_read_mark", "live_proposals", "live_proposals_closed", "live_proposal_ballots")  # fmt: skip
+              "live_read_mark", "live_proposals", "live_proposals_closed", "live_proposal_ballots",
+              "live_ratings")  # fmt: skip
 
 
 def fingerprint(game_id: int, thread: str, viewer_id: int, now: datetime) -> tuple | None:
@@ -45,14 +47,15 @@ def fingerprint(game_id: int, thread: str, viewer_id: int, now: datetime) -> tup
 def _fingerprint_sql() -> str:
     """Each aggregate reads its table once and gives one row, even over no rows. The tables are named from the
     models; the columns are written as the models name them (none sets db_column)."""
-    models = (Game, Post, Claim, Seat, Rename, ActionRecord, Absence, Note, ThreadRead, Proposal, ProposalBallot)
-    game, post, claim, seat, rename, action, absence, note, read, proposal, ballot = (
+    models = (Game, Post, Claim, Seat, Rename, ActionRecord, Absence, Note, ThreadRead, Proposal, ProposalBallot,
+              RatingChange)  # fmt: skip
+    game, post, claim, seat, rename, action, absence, note, read, proposal, ballot, rated = (
         connection.ops.quote_name(m._meta.db_table) for m in models
     )
     fields = ", ".join(f"g.{connection.ops.quote_name(Game._meta.get_field(name).column)}" for name in GAME_FIELDS)
     return f"""
         SELECT {fields}, p.n, p.ids, p.hidden, p.signed, p.edited, rn.last, c.n, s.n, s.ids, s.active, a.n, o.n,
-               o.started, o.ended, n.saved, r.mark, pr.n, pr.closed, pb.n
+               o.started, o.ended, n.saved, r.mark, pr.n, pr.closed, pb.n, rt.last
         FROM {game} g
         CROSS JOIN (SELECT COUNT(*) AS n, SUM(id) AS ids, SUM(CASE WHEN hidden_at IS NULL THEN 0 ELSE id END) AS hidden,
                            COUNT(author_id) AS signed, MAX(edited_at) AS edited
@@ -73,6 +76,7 @@ def _fingerprint_sql() -> str:
         CROSS JOIN (SELECT COUNT(*) AS n, COUNT(closed_at) AS closed FROM {proposal} WHERE game_id = %(game)s) pr
         CROSS JOIN (SELECT COUNT(*) AS n FROM {ballot} ballot JOIN {proposal} voted ON voted.id = ballot.proposal_id
                     WHERE voted.game_id = %(game)s) pb
+        CROSS JOIN (SELECT MAX(id) AS last FROM {rated}) rt
         WHERE g.id = %(game)s
     """
 

@@ -30,6 +30,11 @@ def delete_account(user) -> None:
                 if engine_seat.status == "alive" and not scheduled:
                     play(change, {"type": "exile", "player": seat.name}, ActionRecord.Source.SYSTEM)
         rated = user.rating_changes.exists()
+        # Every running game they ever sat in, locked before their rows go: a game ending meanwhile writes its seats,
+        # then the ratings; deleting writes the ratings, then the seats; in that order, they would wait on each other.
+        for game_id in sorted(set(Seat.objects.filter(user=user, game__status=Game.Status.RUNNING)
+                                  .values_list("game_id", flat=True))):  # fmt: skip
+            Game.objects.select_for_update().get(pk=game_id)
         user.delete()
         if rated:  # their games now count them as a newcomer each: every rating is made again without them
             recompute()

@@ -53,22 +53,26 @@ def holder_key(seat: Seat):
 
 
 def played(game: Game, seats: Iterable[Seat], events: Iterable[tuple[str, dict]]) -> Played:
-    """Read a finished game: every seat's holders, each with the share of the game's rounds they held it (counted
-    from the rounds that started while they held it: a hand-over takes effect when a round ends, E5, E8), and
-    whether they were exiled from it. A holder of no round is not rated."""
+    """Read a finished game: every seat's holders, each with the share of the seat's rounds they held it (counted
+    from the rounds that started while they held it: a hand-over takes effect when a round ends, E5, E8; a seat
+    left empty by an exile counts no round until a substitute takes it), and whether they were exiled from it. A
+    holder of no round is not rated."""
     players = list(game.setup["players"])
     holder = dict(enumerate(players))  # seat number -> the name holding it now
+    held = set(holder)  # the seats someone holds: an exile leaves the seat empty until a substitute takes it (E5)
     rounds: dict[str, int] = defaultdict(int)
     exiled: set[str] = set()
     for kind, data in events:
         if kind == RoundStarted.type:
-            for name in holder.values():
-                rounds[name] += 1
+            for number in held:
+                rounds[holder[number]] += 1
         elif kind == Exiled.type:
             exiled.add(data["player"])
+            held.discard(next(n for n, name in holder.items() if name == data["player"]))
         else:  # Substituted, Replaced: the newcomer takes the seat of whoever it replaces
             number = next(n for n, name in holder.items() if name == data["replaces"])
             holder[number] = data["player"]
+            held.add(number)
     rows = {seat.name: seat for seat in seats if seat.number is not None and not seat.pending and seat.role}
     by_number: dict[int, list[Seat]] = defaultdict(list)
     for seat in sorted(rows.values(), key=lambda s: (s.number, s.joined_at, s.pk)):
@@ -240,7 +244,7 @@ def conservative_by_user(user_ids: Iterable[int]) -> dict[int, float]:
 def rating_refusal(game: Game, user) -> GameError | None:
     """The refusal of a game that asks for a minimum rating, if `user`'s does not reach it (a newcomer's counts from
     the starting rating, whose conservative figure is 0); else None."""
-    if game.min_rating is None:
+    if game.min_rating is None or not game.is_rated:  # a game that moves no rating asks for none
         return None
     rating = overall_of(user)
     # As the pages show it, to a tenth: a newcomer's 25 - 3 x 8.33... is 0, not a hair below it.

@@ -1,7 +1,8 @@
 """Ratings: moved once, in the change that ends a rated game; recomputed from the results alone to the last digit;
 seats that changed hands and exiles counted as the rules page says; rated games, seasons and a minimum rating."""
 
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 import pytest
@@ -9,9 +10,11 @@ from django.core.management import call_command
 from time_machine import travel
 
 from games import ratings as model
+from games.engine.events import Exiled, RoundStarted, Substituted
 from games.models import Game, RatedGame, Rating, RatingChange, Seat
 from games.services import GameError, cancel, make_move
 from games.services import ratings as ratings_service
+from games.services.accounts import delete_account
 from games.services.lobby import create_game, join_game
 from games.services.ratings import recompute, season_of
 from games.services.transfer import import_script
@@ -220,3 +223,65 @@ def test_two_rated_games_ending_at_once_with_the_same_players_are_rated_one_afte
     assert set(Rating.objects.filter(season="").values_list("games", flat=True)) == {2}
     stored = snapshot()
     assert recompute().differing == [] and snapshot() == stored
+
+
+HANDED = [{"type": "substitute", "name": "zoe"}, {"type": "exile", "player": "bob"},
+          {"type": "nominate", "by": "ann", "target": "dan"}, *votes(*NAMES[:5], ballot="nein"),
+          {"type": "exile", "player": "cat"}, {"type": "nominate", "by": "zoe", "target": "ann"},
+          *votes("ann", "zoe", "cat", "dan", ballot="nein")]  # fmt: skip  # eve's ballot ends it: Hitler exiled
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_account_deleted_while_a_game_it_left_ends_waits_for_that_game(monkeypatch):
+    """bob was exiled from a rated game; eve's ballot ends it while bob deletes his account. The end writes bob's
+    seat, then the ratings; the deletion would write the ratings, then his seat: it takes the game's lock first, so
+    it waits for the end, and both are done, nothing lost."""
+    rated_game(script(actions=HITLER_EXECUTED))  # bob has a rating already
+    game = rated_game(script(actions=HANDED))
+    bob = Seat.objects.get(game=game, name="bob").user
+    ending = ratings_service.rate_ended
+
+    def slowly(games):
+        time.sleep(1.0)  # the seats written, the ledger not taken yet: the deletion comes in between
+        return ending(games)
+
+    monkeypatch.setattr(ratings_service, "rate_ended", slowly)
+    eve = Seat.objects.get(game=game, name="eve").user
+    step = Game.objects.get(pk=game.pk).step_number
+    last_ballot = partial(make_move, game.pk, eve, {"type": "vote", "vote": "nein"}, step, now=START)
+
+    def delete_a_moment_later():
+        time.sleep(0.3)
+        delete_account(bob)
+
+    results = in_threads(last_ballot, delete_a_moment_later)
+    assert not any(isinstance(result, Exception) for result in results), results
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED and RatedGame.objects.count() == 2
+    assert not Rating.objects.filter(user_id=bob.pk).exists()
+    assert recompute().differing == []
+
+
+def test_a_seat_left_empty_by_an_exile_counts_no_round_until_a_substitute_takes_it():
+    """bob holds seat 1 two rounds and is exiled; zoe takes it two rounds and is exiled with nobody waiting; the
+    seat stays empty three rounds more. Each held it for half of its rounds, not zoe for five of seven."""
+    started = {"type": RoundStarted.type, "president": "ann"}
+    events = [(started["type"], started)] * 2 + [
+        (Exiled.type, {"player": "bob", "reason": "missed_rounds"}),
+        (Substituted.type, {"player": "zoe", "replaces": "bob"}),
+        *[(RoundStarted.type, started)] * 2,
+        (Exiled.type, {"player": "zoe", "reason": "missed_rounds"}),
+        *[(RoundStarted.type, started)] * 3,
+    ]
+    game = Game(player_count=5, setup={"players": NAMES[:5]}, winner="liberal", finished_at=START)
+    roles = ["liberal", "fascist", "hitler", "liberal", "liberal"]
+    seats = [
+        Seat(name=name, number=n, role=roles[n], user_id=n + 1, joined_at=START) for n, name in enumerate(NAMES[:5])
+    ]
+    seats.append(Seat(name="zoe", number=1, role="fascist", user_id=9, joined_at=START + timedelta(days=1)))
+    read = ratings_service.played(game, seats, events)
+    holders = {holder.key: holder for seat in read.seats for holder in seat.holders}
+    assert (holders[2].share, holders[2].exiled) == (0.5, True)  # bob
+    assert (holders[9].share, holders[9].exiled) == (0.5, True)  # zoe
+    assert holders[1].share == 1.0

@@ -16,6 +16,7 @@ from games.models import (
     Post,
     Proposal,
     ProposalBallot,
+    RatingChange,
     Rename,
     Seat,
     ThreadRead,
@@ -61,6 +62,7 @@ def plain_fingerprint(game_id: int, thread: str, viewer: int, now) -> tuple | No
         ActionRecord.objects.filter(game_id=game_id, actor_id=viewer).count(), own["n"], own["started"], own["ended"],
         notes["saved"], read["mark"], proposals["n"], proposals["closed"],
         ProposalBallot.objects.filter(proposal__game_id=game_id).count(),
+        RatingChange.objects.aggregate(last=Max("pk"))["last"],
     )  # fmt: skip
 
 
