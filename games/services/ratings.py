@@ -274,5 +274,6 @@ def leaderboard(season: str = OVERALL, *, min_games: int = LEADERBOARD_MIN_GAMES
 def history(user, season: str = OVERALL) -> list[RatingChange]:
     """A person's rating after each rated game, oldest first, with the game (finished ones only: none other is
     rated)."""
-    changes = RatingChange.objects.filter(user=user, season=season).select_related("rated_game__game")
+    public = {"rated_game__game__visibility": Game.Visibility.PUBLIC}  # as rated: a game made unlisted since is not
+    changes = RatingChange.objects.filter(user=user, season=season, **public).select_related("rated_game__game")
     return list(changes.order_by("rated_game__order"))
