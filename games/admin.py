@@ -40,6 +40,10 @@ from .models import (
     PushDevice,
     PushMessage,
     PushPreferences,
+    RatedGame,
+    Rating,
+    RatingChange,
+    RatingLedger,
     Rename,
     Seat,
     SecretWitness,
@@ -274,6 +278,41 @@ class RenameAdmin(ReadOnly, admin.ModelAdmin):
     list_filter = ("field",)
     search_fields = ("user__username", "old", "new")
     raw_id_fields = ("user",)
+
+
+@admin.register(RatedGame)
+class RatedGameAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only, as every rating row: written when a rated game ends and by recompute_ratings, which would find a
+    figure changed by hand and write it back."""
+
+    list_display = ("order", "game", "season", "chance", "predicted")
+    list_filter = ("season",)
+    raw_id_fields = ("game",)
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only, as the rated games."""
+
+    list_display = ("user", "season", "mu", "sigma", "games")
+    list_filter = ("season",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnly, admin.ModelAdmin):
+    """Read only, as the rated games: what each finished rated game did to each of its players' ratings."""
+
+    list_display = ("rated_game", "user", "season", "role", "share", "won", "mu", "sigma")
+    list_filter = ("season",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("rated_game", "user")
+
+
+@admin.register(RatingLedger)
+class RatingLedgerAdmin(ReadOnly, admin.ModelAdmin):
+    """The one row rating a game locks: nothing to change."""
 
 
 @admin.register(Notification)
