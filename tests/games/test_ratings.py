@@ -12,7 +12,7 @@ from time_machine import travel
 from games import ratings as model
 from games.engine.events import Exiled, RoundStarted, Substituted
 from games.models import Game, RatedGame, Rating, RatingChange, Seat
-from games.services import GameError, cancel, make_move
+from games.services import GameError, cancel, make_move, sweep_due_deadlines
 from games.services import ratings as ratings_service
 from games.services.accounts import delete_account
 from games.services.lobby import create_game, join_game
@@ -285,3 +285,25 @@ def test_a_seat_left_empty_by_an_exile_counts_no_round_until_a_substitute_takes_
     assert (holders[2].share, holders[2].exiled) == (0.5, True)  # bob
     assert (holders[9].share, holders[9].exiled) == (0.5, True)  # zoe
     assert holders[1].share == 1.0
+
+
+# cat, Hitler, casts no ballot in two rounds: the second round's deadline exiles her (E3), and the liberals win.
+CAT_SILENT = [{"type": "nominate", "by": "ann", "target": "bob"}, *votes("ann", "bob", "dan", "eve", ballot="nein"),
+              {"type": "timeout"}, {"type": "nominate", "by": "bob", "target": "dan"},
+              *votes("ann", "bob", "dan", "eve", ballot="nein")]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_e3_rated_games_ended_by_their_deadlines_in_two_sweeps_at_once_are_each_rated_once():
+    games = [rated_game(script(actions=CAT_SILENT)) for _ in range(6)]
+    due = Game.objects.get(pk=games[0].pk).deadline + timedelta(seconds=1)
+    handled = in_threads(partial(sweep_due_deadlines, now=due, batch_size=2), partial(sweep_due_deadlines, now=due))
+    assert sum(handled) == 6, handled
+    ended = Game.objects.filter(pk__in=[game.pk for game in games])
+    assert set(ended.values_list("status", "win_reason")) == {(Game.Status.FINISHED, "hitler_exiled")}
+    assert sorted(RatedGame.objects.values_list("order", flat=True)) == [1, 2, 3, 4, 5, 6]
+    assert set(Rating.objects.filter(season="").values_list("games", flat=True)) == {6}
+    stored = snapshot()
+    assert recompute().differing == [] and snapshot() == stored
