@@ -1,5 +1,6 @@
 """`manage.py demo` (README, "Try it"): it prints where `make run` serves the site, and its fast game moves on by
-itself within two minutes of its start, as the README promises ("as you watch")."""
+itself within two minutes of its start, as the README promises ("as you watch"); its rated games make a
+leaderboard."""
 
 import shutil
 import subprocess
@@ -12,8 +13,10 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
-from games.models import Game
+from games.management.commands.demo import PLAYERS, RATED_TABLES
+from games.models import Game, RatedGame
 from games.services.deadlines import sweep_due_deadlines
+from games.services.ratings import leaderboard
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +66,10 @@ def test_r23_the_demo_has_a_president_choosing_whom_to_execute():
     state = Game.objects.get(name="Demo: an execution to choose").load_state()
     assert state.step == "execute" and state.seats[state.president].name == "dan"
     assert state.fascist_policies == 4 and all(seat.status == "alive" for seat in state.seats)
+
+
+def test_the_demo_has_a_leaderboard_of_every_demo_player():
+    load_demo()
+    board = leaderboard()
+    assert sorted(rating.user.username for rating in board) == sorted(PLAYERS)
+    assert load_demo() and RatedGame.objects.count() == RATED_TABLES + 1  # loaded twice: rated once

@@ -1,7 +1,10 @@
-"""`manage.py demo`: a moderator, players and games at interesting points, to look around (DEBUG only).
+"""`manage.py demo`: a moderator, players and games at interesting points, and rated games enough for a
+leaderboard, to look around (DEBUG only).
 
 Running it twice changes nothing. Every demo account's password is DEMO_PASSWORD (README: Try it).
 """
+
+import random
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -10,6 +13,8 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from games.engine import apply, new_game, random_move
+from games.engine.notation import write_move
 from games.models import Game
 from games.services import create_game, join_game
 from games.services.forum import post_message
@@ -27,6 +32,22 @@ DEALS = {
     "finished": ["liberal", "hitler", "liberal", "fascist", "liberal"],
     "execution": ["liberal", "liberal", "fascist", "liberal", "hitler"],
 }
+
+
+RATED_TABLES = 10
+
+
+def played_to_the_end(number: int) -> dict:
+    """The script of a finished game of five to eight demo players, played from its deal to its end by random legal
+    moves (the same ones each time the demo is loaded)."""
+    pick = random.Random(number)
+    players = (PLAYERS[number % len(PLAYERS) :] + PLAYERS[: number % len(PLAYERS)])[: 5 + number % 4]
+    game, actions = new_game(players, seed=number), []
+    while not game.over:
+        action = random_move(game, pick)
+        actions.append(write_move(game, action))
+        apply(game, action)
+    return {"players": players, "seed": number, "actions": actions}
 
 
 def government(president: str, chancellor: str, discard: str, enact: str) -> list[dict]:
@@ -120,7 +141,9 @@ class Command(BaseCommand):
         post_message(election.pk, users["ann"], "I voted **Nein**: @cat has been too quiet.")
         post_message(election.pk, users["cat"], "> too quiet\n\nI was asleep. Ja from me, obviously.")
         import_script(LEGISLATIVE, name="Demo: legislative session")
-        import_script(FINISHED, name="Demo: finished")
+        import_script(FINISHED, name="Demo: finished", rated=True)
+        for number in range(RATED_TABLES):  # the leaderboard: every demo player in five rated games or more
+            import_script(played_to_the_end(number), name=f"Demo: rated table {number + 1}", rated=True)
         import_script(EXECUTION, name="Demo: an execution to choose")
         quick = create_game(
             users["ann"], name="Demo: minute-long deadlines", player_count=5, minute_durations=True, **QUICK_MINUTES
