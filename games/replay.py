@@ -3,6 +3,7 @@
 Pure Python like the engine: `manage.py replay` is a thin wrapper, and tests call `replay_script` directly.
 """
 
+import random
 from dataclasses import dataclass, field
 
 import msgspec
@@ -16,12 +17,13 @@ from .engine import (
     new_game,
     player_view,
     public_view,
+    random_move,
     secret_view,
     summary,
 )
 from .engine.errors import _
 from .engine.events import Event
-from .engine.notation import BadShape, check_shape, to_action
+from .engine.notation import BadShape, check_shape, to_action, write_move
 from .engine.rng import DEFAULT_SCHEME, SCHEMES
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
@@ -171,3 +173,14 @@ def private_view_of(g: GameState, name: str) -> dict:
 
 def invalid_output(message: str) -> dict:
     return {"ok": False, "error": {"index": None, "message": message}, "state": None}
+
+
+def random_script(players: list[str], seed: int) -> dict:
+    """The script of a game dealt from `seed` and played to its end by random legal moves (engine.random_move), the
+    same ones for the same seed: the demo's finished tables, the screenshots' leagues, the tests' random games."""
+    pick, g, actions = random.Random(seed), new_game(players, seed=seed), []
+    while not g.over:
+        action = random_move(g, pick)
+        actions.append(write_move(g, action))
+        apply(g, action)
+    return {"players": list(players), "seed": seed, "actions": actions}

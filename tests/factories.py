@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.models import ApiToken, Game, Post, WebhookSubscription
 from games.notify.email import send_due_emails
+from games.replay import random_script
 from games.services.transfer import import_script
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "joe"]
@@ -100,17 +101,7 @@ def script(players: int = 5, *, actions: list | None = None, deck: str = "F" * 1
 def played_to_the_end(players: int, seed: int) -> dict:
     """The replay script of a game played from its deal to its end by random legal moves (games.engine.random_move),
     the deal drawn from `seed`: every power, veto and chaos a long random game meets."""
-    import random
-
-    from games.engine import apply, new_game, random_move
-    from games.engine.notation import write_move
-
-    pick, g, actions = random.Random(seed), new_game(NAMES[:players], seed=seed), []
-    while not g.over:
-        action = random_move(g, pick)
-        actions.append(write_move(g, action))
-        apply(g, action)
-    return {"players": NAMES[:players], "seed": seed, "actions": actions}
+    return random_script(NAMES[:players], seed)
 
 
 def running_game(players: int = 5, *, actions: list | None = None, now: datetime = START, **settings) -> Game:

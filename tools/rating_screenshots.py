@@ -28,19 +28,13 @@ def main() -> None:
 
 def _league() -> None:
     """Sixty rated games of five to ten of the twelve, each played to its end by random legal moves."""
-    from games.engine import apply, new_game, random_move
-    from games.engine.notation import write_move
+    from games.replay import random_script
     from games.services.transfer import import_script
 
     pick, start = random.Random(44), datetime(2026, 8, 1, 12, tzinfo=UTC)
     for number in range(GAMES):
         players = pick.sample(PLAYERS, pick.randint(5, 10))
-        game, actions = new_game(players, seed=number), []
-        while not game.over:
-            action = random_move(game, pick)
-            actions.append(write_move(game, action))
-            apply(game, action)
-        script = {"players": players, "seed": number, "actions": actions}
+        script = random_script(players, number)
         import_script(script, now=start + timedelta(days=2 * number), rated=True, name=f"Table {number + 1}")
 
 

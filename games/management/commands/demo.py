@@ -4,8 +4,6 @@ leaderboard, to look around (DEBUG only).
 Running it twice changes nothing. Every demo account's password is DEMO_PASSWORD (README: Try it).
 """
 
-import random
-
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -13,9 +11,8 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from games.engine import apply, new_game, random_move
-from games.engine.notation import write_move
 from games.models import Game
+from games.replay import random_script
 from games.services import create_game, join_game
 from games.services.forum import post_message
 from games.services.transfer import import_script
@@ -37,17 +34,10 @@ DEALS = {
 RATED_TABLES = 10
 
 
-def played_to_the_end(number: int) -> dict:
-    """The script of a finished game of five to eight demo players, played from its deal to its end by random legal
-    moves (the same ones each time the demo is loaded)."""
-    pick = random.Random(number)
+def rated_table(number: int) -> dict:
+    """A finished game of five to eight demo players, played by random legal moves (the same each time)."""
     players = (PLAYERS[number % len(PLAYERS) :] + PLAYERS[: number % len(PLAYERS)])[: 5 + number % 4]
-    game, actions = new_game(players, seed=number), []
-    while not game.over:
-        action = random_move(game, pick)
-        actions.append(write_move(game, action))
-        apply(game, action)
-    return {"players": players, "seed": number, "actions": actions}
+    return random_script(players, number)
 
 
 def government(president: str, chancellor: str, discard: str, enact: str) -> list[dict]:
@@ -143,7 +133,7 @@ class Command(BaseCommand):
         import_script(LEGISLATIVE, name="Demo: legislative session")
         import_script(FINISHED, name="Demo: finished", rated=True)
         for number in range(RATED_TABLES):  # the leaderboard: every demo player in five rated games or more
-            import_script(played_to_the_end(number), name=f"Demo: rated table {number + 1}", rated=True)
+            import_script(rated_table(number), name=f"Demo: rated table {number + 1}", rated=True)
         import_script(EXECUTION, name="Demo: an execution to choose")
         quick = create_game(
             users["ann"], name="Demo: minute-long deadlines", player_count=5, minute_durations=True, **QUICK_MINUTES
