@@ -307,3 +307,18 @@ def test_e3_rated_games_ended_by_their_deadlines_in_two_sweeps_at_once_are_each_
     assert set(Rating.objects.filter(season="").values_list("games", flat=True)) == {6}
     stored = snapshot()
     assert recompute().differing == [] and snapshot() == stored
+
+
+def test_e8_a_replaced_player_is_rated_with_their_side_by_their_share_held_against_nobody():
+    """A moderator replaces ann, a liberal, by zoe (a resignation): unlike an exile, ann wins with the liberals,
+    by the half of the rounds she held the seat, and so does zoe."""
+    actions = [{"type": "replace", "player": "ann", "name": "zoe"}, {"type": "nominate", "by": "ann", "target": "dan"},
+               *votes(*NAMES[:5], ballot="nein"), {"type": "exile", "player": "cat"},
+               {"type": "nominate", "by": "bob", "target": "zoe"},
+               *votes("zoe", "bob", "cat", "dan", "eve", ballot="nein")]  # fmt: skip
+    game = rated_game(script(actions=actions))
+    assert (game.winner, game.win_reason) == ("liberal", "hitler_exiled")
+    changes = {c.user.username: c for c in RatingChange.objects.filter(season="").select_related("user")}
+    assert (changes["ann"].won, changes["ann"].share) == (True, 0.5)
+    assert (changes["zoe"].won, changes["zoe"].share) == (True, 0.5)
+    assert (changes["cat"].won, changes["cat"].share) == (False, 1.0)

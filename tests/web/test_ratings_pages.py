@@ -124,3 +124,14 @@ def test_a_deleted_accounts_games_are_rated_again_without_it():
 def test_how_ratings_are_counted_is_a_page_of_its_own():
     page = Client().get("/ratings/how/").content.decode()
     assert "exiled" in page and "share of the game's rounds" in page
+
+
+@pytest.mark.parametrize("forged", ["nan", "inf", "1e308", "-1000", "101", "1\x00", "x" * 5000])
+def test_a_forged_minimum_rating_is_refused_with_a_message_and_makes_no_game(forged):
+    client = Client()
+    client.force_login(make_user("ann"))
+    page = client.post("/games/new/", form_data(name="Forged", rated="on", min_rating=forged))
+    assert page.status_code in (200, 400)
+    assert not Game.objects.filter(name="Forged").exists()
+    if page.status_code == 200:
+        assert page.context["form"].errors["min_rating"]
